@@ -1,0 +1,32 @@
+# almanac — the two commands that matter: `make run` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIG ?= config/almanac.json
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+
+.PHONY: run test build release deps bench fuzz soak clean docker-check
+
+## Install libcurl's headers when missing (Debian/Ubuntu).
+deps:
+	@if ! pkg-config --exists libcurl 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ]; then \
+	  echo "installing libcurl4-openssl-dev"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product almanac
+
+## Build a release binary and serve on :8080 with config/almanac.json.
+run: release
+	./.build/release/almanac serve --config $(CONFIG)
+
+## Every test (unit + end-to-end), then the Docker runtime check.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+
+clean:
+	rm -rf .build

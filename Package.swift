@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+// almanac: no Swift package dependencies, only the toolchain and libcurl (system library).
+import PackageDescription
+
+let package = Package(
+    name: "almanac",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "almanac", targets: ["almanac"]),
+    ],
+    targets: [
+        // libcurl through pkg-config, with typed shims for its variadic setters.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "HTTPServer"),
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
+        .target(name: "Cache"),
+        .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
+        .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"]),
+        .executableTarget(name: "almanac", dependencies: ["Almanac"]),
+
+        // Benchmark drivers (`make bench`), never run by tests.
+        .executableTarget(name: "bench-server", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "bench-cache", dependencies: ["Cache"]),
+        .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache"]),
+        .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport"]),
+        .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

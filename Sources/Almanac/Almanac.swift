@@ -1,0 +1,1 @@
+// Almanac module: see ../shared/DESIGN.md. Filled in by its issue.

@@ -1,0 +1,1 @@
+// Books module: see ../shared/DESIGN.md. Filled in by its issue.

@@ -1,0 +1,75 @@
+// PLACEHOLDER API: the cache helper implements these (signatures may grow, not break).
+
+/// A value the cache can hold: it reports what it costs (for `cache.maxBytes`) and a strong
+/// validator that changes whenever its content does (the HTTP layer derives ETags from it).
+public protocol CacheValue: Sendable {
+    /// Approximate bytes held by this value (payload bytes; the cache adds its own overhead).
+    var cacheCost: Int { get }
+    /// A strong validator of the content, e.g. a hex digest of its canonical bytes.
+    var cacheValidator: String { get }
+}
+
+/// What a load produced and how long it may be served: loaders choose the TTL, so a
+/// "no such book" answer can live for `notFoundTtlSeconds` and a found one for `ttlSeconds`.
+public struct CacheLoad<Value: CacheValue>: Sendable {
+    public var value: Value
+    /// Nominal freshness; the stored freshness is jittered down by up to 10%.
+    public var ttlSeconds: Double
+    /// How long after expiry the value may still be served stale (SWR / stale-if-error).
+    public var staleSeconds: Double
+    public init(value: Value, ttlSeconds: Double, staleSeconds: Double) {
+        self.value = value
+        self.ttlSeconds = ttlSeconds
+        self.staleSeconds = staleSeconds
+    }
+}
+
+public enum CacheOutcome: String, Sendable {
+    case hit = "HIT", miss = "MISS", stale = "STALE"
+}
+
+/// A value as the cache served it, with what the HTTP layer needs for `X-Cache`, `Age`,
+/// `Cache-Control: max-age`, `ETag` and `Cache-Status` (RFC 9211).
+public struct CacheLookup<Value: CacheValue>: Sendable {
+    public var value: Value
+    public var outcome: CacheOutcome
+    /// Seconds since the value was loaded.
+    public var ageSeconds: Double
+    /// Seconds of freshness left (0 when stale).
+    public var freshnessLeftSeconds: Double
+    /// The value's validator, computed once when it was stored.
+    public var validator: String
+    public init(value: Value, outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, validator: String) {
+        self.value = value
+        self.outcome = outcome
+        self.ageSeconds = ageSeconds
+        self.freshnessLeftSeconds = freshnessLeftSeconds
+        self.validator = validator
+    }
+}
+
+/// A monotonic time source in seconds; tests inject a manual one.
+public protocol CacheClock: Sendable {
+    func now() -> Double
+}
+
+public struct CacheLimits: Sendable {
+    public var maxEntries: Int = 10_000
+    public var maxBytes: Int = 67_108_864
+    public init(maxEntries: Int = 10_000, maxBytes: Int = 67_108_864) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+    }
+}
+
+/// Counters of one namespace (for `/metrics` and `GET /admin/cache`).
+public struct CacheStats: Sendable, Equatable {
+    public var entries: Int = 0
+    public var bytes: Int = 0
+    public var hits: UInt64 = 0
+    public var misses: UInt64 = 0
+    public var stale: UInt64 = 0
+    public var evictions: UInt64 = 0
+    public var loadsInFlight: Int = 0
+    public init() {}
+}

@@ -1,0 +1,87 @@
+/// A GET to an upstream API, as services describe it. Services never build raw URLs from
+/// request input: they pass already-validated values (see Books' canonical ISBN).
+public struct UpstreamRequest: Sendable {
+    /// Absolute `http` or `https` URL.
+    public var url: String
+    /// Extra request headers, e.g. `Accept`. The client adds `User-Agent` itself.
+    public var headers: [UpstreamHeader]
+    /// Provider name (`coinbase`, `google-books`, …) for metrics, logs and error messages.
+    public var provider: String
+    /// Overrides `upstream.maxResponseBytes` for this request (covers use `books.maxCoverBytes`).
+    public var maxResponseBytes: Int?
+    /// Query parameter names whose values are secrets (`key`): redacted wherever the URL is logged.
+    public var secretQueryParameters: Set<String>
+
+    public init(url: String, headers: [UpstreamHeader] = [], provider: String,
+                maxResponseBytes: Int? = nil, secretQueryParameters: Set<String> = []) {
+        self.url = url
+        self.headers = headers
+        self.provider = provider
+        self.maxResponseBytes = maxResponseBytes
+        self.secretQueryParameters = secretQueryParameters
+    }
+}
+
+public struct UpstreamHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An upstream's answer. Any status is a value (a 404 from Open Library is an answer, not a
+/// failure); only transport-level problems throw `UpstreamError`.
+public struct UpstreamResponse: Sendable {
+    public var status: Int
+    /// Response header fields with lower-cased names (last value wins for duplicates).
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The URL that produced the body, after redirects (for host checks on covers).
+    public var effectiveURL: String
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], effectiveURL: String = "") {
+        self.status = status
+        var lowered: [String: String] = [:]
+        for (k, v) in headers { lowered[k.lowercased()] = v }
+        self.headers = lowered
+        self.body = body
+        self.effectiveURL = effectiveURL
+    }
+
+    /// Case-insensitive header lookup.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Why an upstream call failed, in categories that map to 502 or 504 (API.md §4).
+public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case dns, connectionRefused, connectionReset, tls, timeout, tooLarge, malformed, truncated
+        case redirect, invalidURL, cancelled, other
+    }
+
+    public var kind: Kind
+    public var provider: String
+    /// Human-readable cause; never contains secrets (URLs are redacted before they get here).
+    public var detail: String
+
+    public init(_ kind: Kind, provider: String, detail: String) {
+        self.kind = kind
+        self.provider = provider
+        self.detail = detail
+    }
+
+    /// True when the upstream did not answer in time: 504 rather than 502.
+    public var isTimeout: Bool { kind == .timeout }
+
+    public var description: String { "\(provider): \(kind.rawValue): \(detail)" }
+}
+
+/// The one way services reach the network. `CurlHTTPClient` is the real one; tests use
+/// `HTTPClientTestSupport`'s stub upstream server with the real client, or `StubHTTPClient`.
+public protocol HTTPClient: Sendable {
+    /// Performs a GET, with retries, timeouts and limits as configured. Throws `UpstreamError`
+    /// (including `.cancelled` when the calling task is cancelled).
+    func get(_ request: UpstreamRequest) async throws -> UpstreamResponse
+}

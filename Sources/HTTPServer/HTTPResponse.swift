@@ -1,0 +1,34 @@
+/// A response as handlers build it. The server adds `Date`, `Server`, `Content-Length`,
+/// `Connection` and `X-Request-ID`; handlers set everything else.
+///
+/// `body` is a copy-on-write array: a cached, pre-rendered body is shared by every
+/// response that serves it and is written straight from that storage (no re-encoding,
+/// no copy), which is what "rendered once, served as bytes" means here.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response (`application/json; charset=utf-8`) from already-encoded bytes.
+    public static func json(_ body: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var h = headers
+        h.set("Content-Type", "application/json; charset=utf-8")
+        return HTTPResponse(status: status, headers: h, body: body)
+    }
+}
+
+/// What a handler returns: an answer ready now, or work to await.
+///
+/// Ready answers (cache hits, health checks) are written on the connection's queue with
+/// no task hop at all; pending work runs as a Swift task and its answer is handed back to
+/// the connection's queue, so neither the queue nor the cooperative pool is ever blocked.
+public enum HTTPResponseFuture: Sendable {
+    case ready(HTTPResponse)
+    case pending(@Sendable () async -> HTTPResponse)
+}

@@ -1,0 +1,70 @@
+/// RFC 9457 problem details, the body of every error almanac sends.
+public struct Problem: Sendable, Equatable, Error {
+    /// Base of the `type` URIs: each slug is documented under this anchor base.
+    public static let typeBase = "https://github.com/almanac-dev/almanac/blob/main/docs/problems.md#"
+
+    public var type: String
+    public var title: String
+    public var status: HTTPStatus
+    /// What went wrong in words a person can act on; never a stack trace or a secret.
+    public var detail: String
+
+    /// - Parameter slug: a stable identifier such as `invalid-isbn`; `nil` means `about:blank`
+    ///   (RFC 9457 §4.2.1), whose title is the status's reason phrase.
+    public init(status: HTTPStatus, slug: String? = nil, title: String? = nil, detail: String) {
+        self.type = slug.map { Problem.typeBase + $0 } ?? "about:blank"
+        self.title = title ?? status.reasonPhrase
+        self.status = status
+        self.detail = detail
+    }
+
+    /// The problem as compact JSON, with keys in a fixed order.
+    public var jsonBytes: [UInt8] {
+        var out = "{\"type\":"
+        JSONText.appendString(type, to: &out)
+        out += ",\"title\":"
+        JSONText.appendString(title, to: &out)
+        out += ",\"status\":\(status.code),\"detail\":"
+        JSONText.appendString(detail, to: &out)
+        out += "}"
+        return Array(out.utf8)
+    }
+
+    /// The problem as a response: `application/problem+json` and `Cache-Control: no-store`
+    /// (errors must not be cached by clients or proxies, API.md §4).
+    public var response: HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/problem+json")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: status, headers: headers, body: jsonBytes)
+    }
+}
+
+/// Minimal JSON text helpers for code that writes JSON by hand on hot paths.
+public enum JSONText {
+    /// Appends `s` as a JSON string literal (RFC 8259 §7), escaping quotes, backslashes and
+    /// control characters.
+    public static func appendString(_ s: String, to out: inout String) {
+        out.append("\"")
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out.append("\"")
+    }
+
+    public static func quoted(_ s: String) -> String {
+        var out = ""
+        appendString(s, to: &out)
+        return out
+    }
+}

@@ -1,0 +1,128 @@
+/// Values captured from a route pattern's `{name}` placeholders, percent-decoded.
+public struct RouteParameters: Sendable, Equatable {
+    public private(set) var values: [String: String] = [:]
+    public init(_ values: [String: String] = [:]) { self.values = values }
+    public subscript(name: String) -> String? { values[name] }
+}
+
+/// Maps method + path to handlers.
+///
+/// Patterns are `/`-separated; a segment is a literal (`rates`), a placeholder (`{code}`),
+/// or a placeholder with a literal prefix/suffix (`{code}.json`, as CoinDesk's URLs have).
+/// Literal segments win over placeholders, so `/v1/books/{isbn}/cover` and
+/// `/v1/books/{isbn}` coexist. `HEAD` is answered by the `GET` handler (the server drops the
+/// body, RFC 9110 §9.3.2). An unknown path is a 404 problem; a known path with another method
+/// is a 405 problem carrying `Allow` (RFC 9110 §15.5.6).
+public struct Router: Sendable {
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponseFuture
+
+    /// A registered route, as documentation and tests (OpenAPI agreement) see it.
+    public struct Route: Sendable, Equatable {
+        public var method: String
+        public var pattern: String
+    }
+
+    private struct Entry: Sendable {
+        var route: Route
+        var segments: [Segment]
+        var handler: Handler
+    }
+
+    private enum Segment: Sendable {
+        case literal(String)
+        case parameter(name: String, prefix: String, suffix: String)
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// Every registered route in registration order.
+    public var routes: [Route] { entries.map(\.route) }
+
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        entries.append(Entry(route: Route(method: method, pattern: pattern),
+                             segments: Router.compile(pattern), handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+
+    /// The outcome of matching a request against the table.
+    public enum Match: Sendable {
+        case found(Route, RouteParameters, Handler)
+        case methodNotAllowed(allow: [String])
+        case notFound
+    }
+
+    public func match(method: String, path: String) -> Match {
+        let pathSegments = Router.split(path)
+        var allowed: [String] = []
+        var best: (entry: Entry, params: RouteParameters, literals: Int)?
+        for entry in entries {
+            guard let (params, literals) = Router.match(entry.segments, pathSegments) else { continue }
+            let methodMatches = entry.route.method == method || (method == "HEAD" && entry.route.method == "GET")
+            if methodMatches {
+                if best == nil || literals > best!.literals { best = (entry, params, literals) }
+            } else {
+                allowed.append(entry.route.method)
+            }
+        }
+        if let best { return .found(best.entry.route, best.params, best.entry.handler) }
+        if allowed.isEmpty { return .notFound }
+        var allow = Set(allowed)
+        if allow.contains("GET") { allow.insert("HEAD") }
+        return .methodNotAllowed(allow: allow.sorted())
+    }
+
+    /// Routes `request` and runs its handler, or answers 404/405 as problem+json.
+    public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
+        switch match(method: request.method, path: request.path) {
+        case let .found(_, params, handler):
+            return handler(request, params)
+        case let .methodNotAllowed(allow):
+            var response = Problem(status: .methodNotAllowed,
+                                   detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).").response
+            response.headers.set("Allow", allow.joined(separator: ", "))
+            return .ready(response)
+        case .notFound:
+            return .ready(Problem(status: .notFound, slug: "not-found",
+                                  detail: "No route matches \(request.path).").response)
+        }
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+
+    private static func compile(_ pattern: String) -> [Segment] {
+        split(pattern).map { seg in
+            guard let open = seg.firstIndex(of: "{"), let close = seg.firstIndex(of: "}"), open < close else {
+                return .literal(String(seg))
+            }
+            return .parameter(name: String(seg[seg.index(after: open)..<close]),
+                              prefix: String(seg[..<open]),
+                              suffix: String(seg[seg.index(after: close)...]))
+        }
+    }
+
+    private static func match(_ pattern: [Segment], _ path: [Substring]) -> (RouteParameters, Int)? {
+        guard pattern.count == path.count else { return nil }
+        var values: [String: String] = [:]
+        var literals = 0
+        for (seg, actual) in zip(pattern, path) {
+            switch seg {
+            case let .literal(lit):
+                guard actual == lit else { return nil }
+                literals += 1
+            case let .parameter(name, prefix, suffix):
+                guard actual.count >= prefix.count + suffix.count,
+                      actual.hasPrefix(prefix), actual.hasSuffix(suffix) else { return nil }
+                let inner = actual.dropFirst(prefix.count).dropLast(suffix.count)
+                guard !inner.isEmpty else { return nil }
+                values[name] = QueryString.percentDecode(inner.utf8, plusIsSpace: false)
+            }
+        }
+        return (RouteParameters(values), literals)
+    }
+}

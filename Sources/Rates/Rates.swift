@@ -1,0 +1,1 @@
+// Rates module: see ../shared/DESIGN.md. Filled in by its issue.

@@ -1,0 +1,2 @@
+// Entry point: parse the command line and hand over to the Almanac module.
+print("almanac: not wired yet")
