@@ -11,14 +11,20 @@ public struct UpstreamRequest: Sendable {
     public var maxResponseBytes: Int?
     /// Query parameter names whose values are secrets (`key`): redacted wherever the URL is logged.
     public var secretQueryParameters: Set<String>
+    /// When set, the client refuses (with `.redirect` / `.invalidURL`, making no connection) any
+    /// URL, initial or redirected, whose host is not in this set: covers are fetched only from
+    /// hosts of configured providers. Entries starting with `.` match subdomains (`.archive.org`).
+    public var allowedHosts: Set<String>?
 
     public init(url: String, headers: [UpstreamHeader] = [], provider: String,
-                maxResponseBytes: Int? = nil, secretQueryParameters: Set<String> = []) {
+                maxResponseBytes: Int? = nil, secretQueryParameters: Set<String> = [],
+                allowedHosts: Set<String>? = nil) {
         self.url = url
         self.headers = headers
         self.provider = provider
         self.maxResponseBytes = maxResponseBytes
         self.secretQueryParameters = secretQueryParameters
+        self.allowedHosts = allowedHosts
     }
 }
 
