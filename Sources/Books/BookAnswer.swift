@@ -47,7 +47,8 @@ public struct BookAnswer: CacheValue {
         self.cacheValidator = digest.hex
     }
 
-    public var cacheCost: Int { body.count + volumesBody.count + 512 }
+    /// Both renderings, plus the `Book` itself, whose strings weigh about what its JSON does.
+    public var cacheCost: Int { 2 * body.count + volumesBody.count + 256 }
 }
 
 /// The cached cover of one book (namespace `covers`, keyed by ISBN-13).

@@ -38,6 +38,7 @@ struct BooksHarness {
     let router: Router
     let client: StubHTTPClient
     let cache: CacheStore
+    let clock = ManualCacheClock()
 
     typealias Script = @Sendable (UpstreamRequest) async throws -> UpstreamResponse
 
@@ -52,7 +53,7 @@ struct BooksHarness {
             if request.url.hasPrefix("https://openlibrary.org/") { return try await openLibrary(request) }
             return try await covers(request)
         }
-        cache = CacheStore(limits: CacheLimits(), clock: ManualCacheClock(), randomUnit: { 0 })
+        cache = CacheStore(limits: CacheLimits(), clock: clock, randomUnit: { 0 })
         var router = Router()
         BooksRoutes.register(on: &router, service: BooksService(configuration: configuration, client: client, cache: cache))
         self.router = router
@@ -190,6 +191,22 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
         let slow = BooksHarness(google: { _ in throw UpstreamError(.timeout, provider: "google-books", detail: "5000 ms") },
                                 openLibrary: { _ in throw UpstreamError(.timeout, provider: "open-library", detail: "5000 ms") })
         #expect(await slow.get("/v1/books/9780306406157").status == .gatewayTimeout)
+    }
+
+    @Test func expiredAnswerIsServedStaleAndRefreshedOnce() async throws {
+        let harness = BooksHarness.foundOnGoogle()
+        #expect(await harness.get("/v1/books/9780201616224").headers["X-Cache"] == "MISS")
+        harness.clock.advance(by: 86_401)
+        #expect(!harness.isReady("/v1/books/9780201616224"))
+        let stale = await harness.get("/v1/books/9780201616224")
+        #expect(stale.status == .ok)
+        #expect(stale.headers["X-Cache"] == "STALE")
+        #expect(stale.headers["Cache-Control"] == "public, max-age=0")
+        // One background refresh; wait for it to land rather than for time to pass.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !harness.isReady("/v1/books/9780201616224"), ContinuousClock.now < deadline { await Task.yield() }
+        #expect(await harness.get("/v1/books/9780201616224").headers["X-Cache"] == "HIT")
+        #expect(harness.count("google-books") == 2)
     }
 
     @Test func hundredConcurrentRequestsMakeOneRequestPerProvider() async throws {
