@@ -28,6 +28,10 @@ enum CurlErrorMapping {
         case CURLE_PARTIAL_FILE:
             // "transfer closed with N bytes remaining": short of Content-Length, or a cut chunked body.
             return .truncated
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // URLs are checked to be http(s) before curl sees them, so this is the answer's fault:
+            // 7.88 reports a response without an `HTTP/` status line ("HTTP/0.9") this way.
+            return .malformed
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
              CURLE_HTTP3, CURLE_UNKNOWN_OPTION:
             return .malformed
@@ -35,7 +39,7 @@ enum CurlErrorMapping {
             return .tooLarge
         case CURLE_TOO_MANY_REDIRECTS:
             return .redirect
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+        case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
