@@ -169,6 +169,7 @@ public final class StubUpstream: Sendable {
             }
             guard write(response, to: connection, request: request) else { return }
             if request.headers["connection"]?.lowercased() == "close" { return }
+            if response.headers.contains(where: { $0.0.lowercased() == "connection" && $0.1.lowercased() == "close" }) { return }
         }
     }
 

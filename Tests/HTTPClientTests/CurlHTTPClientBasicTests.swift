@@ -110,3 +110,32 @@ import Testing
         #expect(peak.value < 150, "peak threads \(peak.value)")
     }
 }
+
+@Suite struct CurlHTTPClientSocketChurnTests {
+    /// Every answer closes its connection, so curl opens, registers, removes and closes sockets
+    /// constantly and fd numbers are reused: the Dispatch sources must follow without leaks,
+    /// hangs or crashes. `localhost` also exercises curl's threaded resolver and its socketpair.
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func connectionChurnWithFdReuse(host: String) async throws {
+        let stub = try StubUpstream()
+        defer { stub.stop() }
+        stub.route("/churn", StubResponse(headers: [("Connection", "close")], body: Array("{}".utf8)))
+        let client = makeClient(timeoutMs: 20_000)
+        let url = "http://\(host):\(stub.port)/churn"
+        let fdsBefore = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        for _ in 0..<50 {
+            #expect(try await client.get(UpstreamRequest(url: url, provider: "p")).status == 200)
+        }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<150 { group.addTask { try await client.get(UpstreamRequest(url: url, provider: "p")).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(stub.acceptedConnections == 200)
+        // Every socket curl closed was really closed (after its sources were cancelled).
+        #expect(await waitUntil { stub.openConnections == 0 })
+        // Other tests open sockets meanwhile, so wait for the count to settle; a leak would not.
+        func openFDs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        #expect(await waitUntil(timeout: 20) { openFDs() - fdsBefore < 20 }, "fds before \(fdsBefore), now \(openFDs())")
+    }
+}
