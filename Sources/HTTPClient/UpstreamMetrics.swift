@@ -31,6 +31,7 @@ public final class UpstreamMetrics: Sendable {
         status >= 500 ? http5xx : status >= 400 ? http4xx : ok
     }
 
+    /// Counts one attempt; `CurlHTTPClient` calls it, and so may other clients sharing the table.
     public func record(provider: String, outcome: String, seconds: Double) {
         let histogram = providers.withLock { table in
             table[provider, default: Provider()].outcomes[outcome, default: 0] += 1
