@@ -9,7 +9,7 @@ public final class CacheStore: Sendable {
     /// Bytes charged per entry on top of `CacheValue.cacheCost`: the key's dictionary slot, the
     /// entry slot (times, validator, indices), its recency node and the validator string's heap
     /// storage, with typical array/dictionary slack. Measured by `bench-cache` (docs/cache.md).
-    public static let entryOverheadBytes = 256
+    public static let entryOverheadBytes = 288
 
     @usableFromInline let limits: CacheLimits
     @usableFromInline let clock: any CacheClock
