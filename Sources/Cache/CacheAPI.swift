@@ -65,13 +65,20 @@ public struct CacheLimits: Sendable {
 }
 
 /// Counters of one namespace (for `/metrics` and `GET /admin/cache`).
+/// `entries` and `bytes` are exact (the sum over the namespace's entries, each charged
+/// `cacheCost + CacheStore.entryOverheadBytes`); the other counters only grow, purges included.
 public struct CacheStats: Sendable, Equatable {
     public var entries: Int = 0
     public var bytes: Int = 0
+    /// Fresh answers: `value(for:)` HITs plus non-nil `fresh(_:)` results.
     public var hits: UInt64 = 0
+    /// `value(for:)` calls that waited for a load (their own or a shared one).
     public var misses: UInt64 = 0
+    /// `value(for:)` calls answered with a stale value (stale-while-revalidate / if-error).
     public var stale: UInt64 = 0
+    /// Entries dropped to respect `maxEntries` / `maxBytes` (not expiry, not purges).
     public var evictions: UInt64 = 0
+    /// Loads running now: foreground misses, background refreshes, abandoned loads unwinding.
     public var loadsInFlight: Int = 0
     public init() {}
 }

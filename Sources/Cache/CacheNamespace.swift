@@ -1,9 +1,11 @@
+import Synchronization
+
 /// A typed view on one namespace of a `CacheStore`; cheap to create, all views of one name
 /// share the same entries, flights and counters.
 public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: Sendable {
     public let name: String
-    let store: CacheStore
-    let table: NamespaceTable<Key, Value>
+    @usableFromInline let store: CacheStore
+    @usableFromInline let table: NamespaceTable<Key, Value>
 
     init(name: String, store: CacheStore, table: NamespaceTable<Key, Value>) {
         self.name = name
@@ -18,6 +20,7 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     /// A caller whose task is cancelled while waiting gets `CancellationError` at once; the load
     /// goes on for the others, and is cancelled only when its last waiter has gone. Background
     /// refreshes are never cancelled by readers. Errors are never stored.
+    @inlinable
     public func value(
         for key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>
     ) async throws -> CacheLookup<Value> {
@@ -59,6 +62,7 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
 
     /// Synchronous fast path: a fresh entry (counted as a hit), else nil and nothing counted.
     /// Lets the HTTP connection's queue answer hits without hopping to the concurrency pool.
+    @inlinable
     public func fresh(_ key: Key) -> CacheLookup<Value>? {
         let table = self.table
         let now = store.clock.now()
@@ -77,7 +81,8 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
         return store.state.withLock { _ in table.counters }
     }
 
-    private func launch(_ flight: Flight<Value>, key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>) {
+    @inlinable
+    func launch(_ flight: Flight<Value>, key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>) {
         let task = Task { await self.run(flight, key: key, load: load) }
         guard !flight.background else { return }
         let cancelNow = store.state.withLock { _ -> Bool in
@@ -88,7 +93,8 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
         if cancelNow { task.cancel() }
     }
 
-    private func run(_ flight: Flight<Value>, key: Key, load: @Sendable () async throws -> CacheLoad<Value>) async {
+    @inlinable
+    func run(_ flight: Flight<Value>, key: Key, load: @Sendable () async throws -> CacheLoad<Value>) async {
         let result: Result<CacheLoad<Value>, any Error>
         do {
             result = .success(try await load())

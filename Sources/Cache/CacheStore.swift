@@ -9,13 +9,13 @@ public final class CacheStore: Sendable {
     /// Bytes charged per entry on top of `CacheValue.cacheCost`: the key's dictionary slot, the
     /// entry slot (times, validator, indices), its recency node and the validator string's heap
     /// storage, with typical array/dictionary slack. Measured by `bench-cache` (docs/cache.md).
-    public static let entryOverheadBytes = 256
+    public static let entryOverheadBytes = 288
 
-    let limits: CacheLimits
-    let clock: any CacheClock
-    let randomUnit: @Sendable () -> Double
-    let refreshRetrySeconds: Double
-    let state = Mutex(StoreState())
+    @usableFromInline let limits: CacheLimits
+    @usableFromInline let clock: any CacheClock
+    @usableFromInline let randomUnit: @Sendable () -> Double
+    @usableFromInline let refreshRetrySeconds: Double
+    @usableFromInline let state = Mutex(StoreState())
     private let waiterIDs = Atomic<UInt64>(0)
 
     /// - Parameters:
@@ -86,6 +86,7 @@ public final class CacheStore: Sendable {
         state.withLock { ($0.entries, $0.bytes) }
     }
 
+    @usableFromInline
     func nextWaiterID() -> UInt64 {
         waiterIDs.add(1, ordering: .relaxed).newValue
     }

@@ -1,22 +1,13 @@
-/// The typed entries of one namespace: key → slot index, slots in a flat array (no object per
-/// entry), and the loads in flight. Budget and recency live in `StoreState`, shared by all
+/// The typed entries of one namespace: key → slot index, slots as parallel flat arrays (no
+/// object per entry; the plain-data times apart from keys, values and validators), and the
+/// loads in flight. Budget and recency live in `StoreState`, shared by all
 /// namespaces.
+@usableFromInline
 final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: NamespaceStorage, @unchecked Sendable {
     // @unchecked: every field is read and written only while holding CacheStore's mutex.
 
-    struct Entry {
-        var key: Key
-        var value: Value
-        var validator: String
-        var loadedAt: Double
-        var expiresAt: Double
-        var staleUntil: Double
-        /// A failed refresh is retried by reads no earlier than this.
-        var retryAt: Double
-        var node: Int32
-    }
-
     /// What a lookup decided, acted on after the lock is released.
+    @usableFromInline
     enum Decision: Sendable {
         /// Serve this now; when `refresh` is set, launch it as a background refresh.
         case served(CacheLookup<Value>, refresh: Flight<Value>?)
@@ -30,13 +21,19 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         case cancelled
     }
 
-    let id: Int32
-    private var index: [Key: Int32] = [:]
-    private var slots: ContiguousArray<Entry?> = []
-    private var freeSlots: [Int32] = []
-    private var flights: [Key: Flight<Value>] = [:]
-    private(set) var counters = CacheStats()
+    @usableFromInline let id: Int32
+    // Exclusivity is unchecked at run time: every access happens under CacheStore's mutex and
+    // no access to these arrays overlaps another (each call completes before the next).
+    @exclusivity(unchecked) @usableFromInline var index: [Key: Int32] = [:]
+    @exclusivity(unchecked) @usableFromInline var times: ContiguousArray<EntryTimes> = []
+    @exclusivity(unchecked) @usableFromInline var keys: ContiguousArray<Key?> = []
+    @exclusivity(unchecked) @usableFromInline var values: ContiguousArray<Value?> = []
+    @exclusivity(unchecked) @usableFromInline var validators: ContiguousArray<String> = []
+    @usableFromInline var freeSlots: [Int32] = []
+    @usableFromInline var flights: [Key: Flight<Value>] = [:]
+    @exclusivity(unchecked) @usableFromInline var counters = CacheStats()
 
+    @usableFromInline
     init(id: Int32) {
         self.id = id
     }
@@ -44,39 +41,43 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     // MARK: Lookups
 
     /// A fresh entry, counted as a hit and made most recent; nil (nothing counted) otherwise.
+    @inlinable
     func fresh(_ key: Key, now: Double, state: inout StoreState) -> CacheLookup<Value>? {
-        guard let slot = index[key], now < slots[Int(slot)]!.expiresAt else { return nil }
+        guard let slot = index[key] else { return nil }
+        let entry = times[Int(slot)]
+        guard now < entry.expiresAt else { return nil }
         counters.hits += 1
-        state.touch(slots[Int(slot)]!.node)
-        return lookup(Int(slot), outcome: .hit, now: now)
+        state.touch(entry.node)
+        return lookup(Int(slot), entry, outcome: .hit, now: now)
     }
 
     /// Classifies `key` at `now`. Fresh → hit; within the stale window → stale plus, when none
     /// is in flight and retry backoff allows, a new background refresh; otherwise a miss that
     /// joins or starts the key's single flight (only when `waiter` is given).
+    @inlinable
     func decide(
         _ key: Key, now: Double, waiter: (id: UInt64, continuation: Flight<Value>.Continuation)?,
         state: inout StoreState
     ) -> Decision {
         if let slot = index[key] {
             let i = Int(slot)
-            let (expiresAt, staleUntil, node) = (slots[i]!.expiresAt, slots[i]!.staleUntil, slots[i]!.node)
-            if now < expiresAt {
+            let entry = times[i]
+            if now < entry.expiresAt {
                 counters.hits += 1
-                state.touch(node)
-                return .served(lookup(i, outcome: .hit, now: now), refresh: nil)
+                state.touch(entry.node)
+                return .served(lookup(i, entry, outcome: .hit, now: now), refresh: nil)
             }
-            if now < staleUntil {
+            if now < entry.staleUntil {
                 counters.stale += 1
-                state.touch(node)
+                state.touch(entry.node)
                 var refresh: Flight<Value>?
-                if flights[key] == nil, now >= slots[i]!.retryAt {
+                if flights[key] == nil, now >= entry.retryAt {
                     let flight = Flight<Value>(background: true)
                     flights[key] = flight
                     counters.loadsInFlight += 1
                     refresh = flight
                 }
-                return .served(lookup(i, outcome: .stale, now: now), refresh: refresh)
+                return .served(lookup(i, entry, outcome: .stale, now: now), refresh: refresh)
             }
             remove(slot: slot, state: &state, evicted: false)
         }
@@ -93,18 +94,18 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         return .started(flight)
     }
 
-    private func lookup(_ i: Int, outcome: CacheOutcome, now: Double) -> CacheLookup<Value> {
-        let loadedAt = slots[i]!.loadedAt
-        let expiresAt = slots[i]!.expiresAt
-        return CacheLookup(
-            value: slots[i]!.value, outcome: outcome, ageSeconds: max(0, now - loadedAt),
-            freshnessLeftSeconds: max(0, expiresAt - now), validator: slots[i]!.validator)
+    @inlinable
+    func lookup(_ i: Int, _ entry: EntryTimes, outcome: CacheOutcome, now: Double) -> CacheLookup<Value> {
+        CacheLookup(
+            value: values[i]!, outcome: outcome, ageSeconds: max(0, now - entry.loadedAt),
+            freshnessLeftSeconds: max(0, entry.expiresAt - now), validator: validators[i])
     }
 
     // MARK: Waiters and flights
 
     /// Removes a cancelled waiter. Returns its continuation (to resume with CancellationError)
     /// and, when it was the last waiter of a foreground load, that load's task to cancel.
+    @inlinable
     func withdraw(_ key: Key, waiter id: UInt64) -> (Flight<Value>.Continuation?, Task<Void, Never>?) {
         guard let flight = flights[key], let position = flight.waiters.firstIndex(where: { $0.id == id }) else {
             return (nil, nil)
@@ -121,6 +122,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     /// Ends a flight: stores a successful result (even after a purge, or after every waiter left:
     /// it is still the newest answer), notes a failed refresh's backoff, and hands back the
     /// waiters to resume and the lookup they get.
+    @inlinable
     func finish(
         _ flight: Flight<Value>, key: Key, prepared: PreparedValue<Value>?, now: Double,
         limits: CacheLimits, retrySeconds: Double, state: inout StoreState
@@ -132,7 +134,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         flight.task = nil
         guard let prepared else {
             if flight.background, let slot = index[key] {
-                slots[Int(slot)]!.retryAt = now + retrySeconds
+                times[Int(slot)].retryAt = now + retrySeconds
             }
             return (waiters, nil)
         }
@@ -146,6 +148,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     /// limits (LRU eviction) and sweeps a few dead entries. A value that could never fit
     /// (cost over `maxBytes`), or that is already past its stale window, is returned but not kept;
     /// any older entry for the key goes with it, since it is no longer the newest answer.
+    @inlinable
     func store(
         _ key: Key, _ prepared: PreparedValue<Value>, now: Double, limits: CacheLimits, state: inout StoreState
     ) -> CacheLookup<Value> {
@@ -167,10 +170,10 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
                 return lookup
             }
             let i = Int(slot)
-            let node = slots[i]!.node
-            slots[i] = Entry(
-                key: key, value: prepared.load.value, validator: prepared.validator, loadedAt: now,
-                expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            let node = times[i].node
+            times[i] = EntryTimes(loadedAt: now, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            values[i] = prepared.load.value
+            validators[i] = prepared.validator
             counters.bytes += cost - state.nodes[Int(node)].cost
             state.reprice(node, cost: cost, deadline: staleUntil)
             state.touch(node)
@@ -180,13 +183,18 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
             if let reused = freeSlots.popLast() {
                 slot = reused
             } else {
-                slot = Int32(slots.count)
-                slots.append(nil)
+                slot = Int32(times.count)
+                times.append(.vacant)
+                keys.append(nil)
+                values.append(nil)
+                validators.append("")
             }
+            let i = Int(slot)
             let node = state.allocate(namespace: id, slot: slot, cost: cost, deadline: staleUntil)
-            slots[Int(slot)] = Entry(
-                key: key, value: prepared.load.value, validator: prepared.validator, loadedAt: now,
-                expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            times[i] = EntryTimes(loadedAt: now, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            keys[i] = key
+            values[i] = prepared.load.value
+            validators[i] = prepared.validator
             index[key] = slot
             counters.entries += 1
             counters.bytes += cost
@@ -196,23 +204,33 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         return lookup
     }
 
+    @inlinable
     func remove(slot: Int32, state: inout StoreState, evicted: Bool) {
-        guard let entry = slots[Int(slot)] else { return }
-        slots[Int(slot)] = nil
-        index[entry.key] = nil
+        let i = Int(slot)
+        guard let key = keys[i] else { return }
+        let node = times[i].node
+        index[key] = nil
+        keys[i] = nil
+        values[i] = nil
+        validators[i] = ""
+        times[i] = .vacant
         freeSlots.append(slot)
         counters.entries -= 1
-        counters.bytes -= state.nodes[Int(entry.node)].cost
+        counters.bytes -= state.nodes[Int(node)].cost
         if evicted { counters.evictions += 1 }
-        state.free(entry.node)
+        state.free(node)
     }
 
+    @inlinable
     func removeAll(state: inout StoreState) {
         for slot in index.values {
-            state.free(slots[Int(slot)]!.node)
+            state.free(times[Int(slot)].node)
         }
         index.removeAll()
-        slots.removeAll()
+        times.removeAll()
+        keys.removeAll()
+        values.removeAll()
+        validators.removeAll()
         freeSlots.removeAll()
         counters.entries = 0
         counters.bytes = 0

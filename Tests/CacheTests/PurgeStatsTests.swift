@@ -72,3 +72,13 @@ import Testing
         #expect(f.store.auditViolations().isEmpty)
     }
 }
+
+@Suite struct NamespaceTypeTests {
+    @Test func sameNameWithOtherTypesTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let store = CacheStore(limits: CacheLimits())
+            _ = store.namespace("rates", keyType: String.self, valueType: Payload.self)
+            _ = store.namespace("rates", keyType: Int.self, valueType: Payload.self)
+        }
+    }
+}

@@ -86,3 +86,47 @@ struct SplitMix: RandomNumberGenerator {
         #expect(UInt64(loads.value) <= stats.map { $0.misses + $0.stale }.reduce(0, +))
     }
 }
+
+@Suite struct CancellationStressTests {
+    /// Callers cancelled at random points: every caller that was not cancelled gets the value
+    /// (a shared load is only cancelled once nobody waits for it), every cancelled one gets the
+    /// value or `CancellationError`, nobody hangs, and the store ends consistent.
+    @Test func randomCancellationsNeverStrandOrFailOthers() async throws {
+        let clock = ManualCacheClock()
+        let store = CacheStore(limits: CacheLimits(maxEntries: 8, maxBytes: 1 << 20), clock: clock)
+        let ns = store.namespace("rates", keyType: Int.self, valueType: Payload.self)
+        let loads = Counter()
+        let load: @Sendable (Int) -> @Sendable () async throws -> CacheLoad<Payload> = { key in
+            {
+                loads.increment()
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...500)))
+                return CacheLoad(value: Payload(text: "\(key)"), ttlSeconds: 1, staleSeconds: 1)
+            }
+        }
+        var rng = SplitMix(state: 42)
+        for _ in 0..<100 {
+            clock.advance(by: Double.random(in: 0...1.5, using: &rng))
+            var tasks: [(task: Task<CacheLookup<Payload>, any Error>, cancelled: Bool, key: Int)] = []
+            for _ in 0..<30 {
+                let key = Int.random(in: 0..<12, using: &rng)
+                tasks.append((Task { try await ns.value(for: key, load: load(key)) }, Bool.random(using: &rng), key))
+            }
+            for entry in tasks where entry.cancelled {
+                await Task.yield()
+                entry.task.cancel()
+            }
+            for entry in tasks {
+                do {
+                    let lookup = try await entry.task.value
+                    #expect(lookup.value.text == "\(entry.key)")
+                } catch is CancellationError {
+                    #expect(entry.cancelled, "a caller that was not cancelled got CancellationError")
+                }
+            }
+        }
+        await waitUntil("loads finished") { ns.stats().loadsInFlight == 0 }
+        let violations = store.auditViolations()
+        #expect(violations.isEmpty, "\(violations.prefix(5))")
+        #expect(loads.value > 0)
+    }
+}

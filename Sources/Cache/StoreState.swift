@@ -1,37 +1,48 @@
 /// One stored entry's place in the store-wide recency list and memory budget. Nodes live in a
 /// flat array and link by index, so the list costs no allocation per entry and every operation
 /// (touch, insert, unlink) is O(1).
+@usableFromInline
 struct LRUNode {
-    var prev: Int32
-    var next: Int32
+    @usableFromInline var prev: Int32
+    @usableFromInline var next: Int32
     /// Index of the owning namespace table in `StoreState.tables`; -1 while the node is free.
-    var namespace: Int32
+    @usableFromInline var namespace: Int32
     /// The entry's slot inside its namespace table.
-    var slot: Int32
+    @usableFromInline var slot: Int32
     /// Bytes charged for the entry (value cost + `CacheStore.entryOverheadBytes`).
-    var cost: Int
+    @usableFromInline var cost: Int
     /// End of the stale window: past it the entry can never be served and may be reclaimed.
-    var deadline: Double
+    @usableFromInline var deadline: Double
+
+    @inlinable
+    init(prev: Int32, next: Int32, namespace: Int32, slot: Int32, cost: Int, deadline: Double) {
+        (self.prev, self.next, self.namespace, self.slot, self.cost, self.deadline) = (prev, next, namespace, slot, cost, deadline)
+    }
 }
 
 /// Everything the store's mutex protects: the recency list across all namespaces, the totals
 /// the limits apply to, and the namespace tables themselves.
+@usableFromInline
 struct StoreState {
-    var nodes: [LRUNode] = []
+    @usableFromInline var nodes: [LRUNode] = []
     /// Free nodes chain through `next`.
-    var freeHead: Int32 = -1
+    @usableFromInline var freeHead: Int32 = -1
     /// Most recently used.
-    var head: Int32 = -1
+    @usableFromInline var head: Int32 = -1
     /// Least recently used: the next to be evicted.
-    var tail: Int32 = -1
-    var entries = 0
-    var bytes = 0
+    @usableFromInline var tail: Int32 = -1
+    @usableFromInline var entries = 0
+    @usableFromInline var bytes = 0
     /// Position of the incremental expiry sweep over `nodes`.
-    var sweepCursor = 0
-    var tables: [any NamespaceStorage] = []
-    var tableIndex: [String: Int32] = [:]
+    @usableFromInline var sweepCursor = 0
+    @usableFromInline var tables: [any NamespaceStorage] = []
+    @usableFromInline var tableIndex: [String: Int32] = [:]
+
+    @usableFromInline
+    init() {}
 
     /// Takes a free node (or grows the array), charges its cost, and makes it most recent.
+    @inlinable
     mutating func allocate(namespace: Int32, slot: Int32, cost: Int, deadline: Double) -> Int32 {
         let node = LRUNode(prev: -1, next: head, namespace: namespace, slot: slot, cost: cost, deadline: deadline)
         let index: Int32
@@ -52,6 +63,7 @@ struct StoreState {
     }
 
     /// Unlinks the node, refunds its cost and puts it on the free chain.
+    @inlinable
     mutating func free(_ index: Int32) {
         unlink(index)
         let i = Int(index)
@@ -62,6 +74,7 @@ struct StoreState {
     }
 
     /// Marks the node most recently used.
+    @inlinable
     mutating func touch(_ index: Int32) {
         guard head != index else { return }
         unlink(index)
@@ -74,6 +87,7 @@ struct StoreState {
     }
 
     /// Re-prices an entry whose value was replaced in place.
+    @inlinable
     mutating func reprice(_ index: Int32, cost: Int, deadline: Double) {
         let i = Int(index)
         bytes += cost - nodes[i].cost
@@ -81,7 +95,8 @@ struct StoreState {
         nodes[i].deadline = deadline
     }
 
-    private mutating func unlink(_ index: Int32) {
+    @inlinable
+    mutating func unlink(_ index: Int32) {
         let i = Int(index)
         let prev = nodes[i].prev
         let next = nodes[i].next
@@ -90,6 +105,7 @@ struct StoreState {
     }
 
     /// Drops least recently used entries, in any namespace, until both limits hold.
+    @inlinable
     mutating func evictOverflow(_ limits: CacheLimits) {
         while (entries > limits.maxEntries || bytes > limits.maxBytes), tail >= 0 {
             let node = nodes[Int(tail)]
@@ -100,6 +116,7 @@ struct StoreState {
     /// Reclaims dead entries (past their stale window) among the next `budget` nodes of a
     /// round-robin cursor: amortised O(1) per store, and every dead entry is found within
     /// `nodes.count / budget` stores, with no full scan on the hot path.
+    @inlinable
     mutating func sweep(now: Double, budget: Int) {
         for _ in 0..<min(budget, nodes.count) {
             sweepCursor = sweepCursor + 1 < nodes.count ? sweepCursor + 1 : 0
@@ -109,13 +126,4 @@ struct StoreState {
             }
         }
     }
-}
-
-/// What the store needs from a namespace table without knowing its key and value types.
-protocol NamespaceStorage: AnyObject {
-    /// Removes the entry in `slot` (if any), refunding its node.
-    func remove(slot: Int32, state: inout StoreState, evicted: Bool)
-    /// Removes every entry of this namespace.
-    func removeAll(state: inout StoreState)
-    var counters: CacheStats { get }
 }
