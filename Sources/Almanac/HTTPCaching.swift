@@ -1,0 +1,111 @@
+import Cache
+import HTTPServer
+
+/// Turns a cache lookup and its rendered bytes into the response a client sees (API.md §5):
+/// `X-Cache`, `Age`, `Cache-Control: public, max-age=<freshness left>`, a strong `ETag`,
+/// `Cache-Status` (RFC 9211), and `304 Not Modified` when `If-None-Match` matches.
+///
+/// It only adds headers around bytes that were rendered once and stored, so a hit costs a
+/// few header strings and no JSON encoding.
+public enum HTTPCaching {
+    /// The cache's name in `Cache-Status` (RFC 9211 §2).
+    public static let cacheName = "almanac"
+
+    /// What the HTTP layer needs to know about how a representation was served.
+    public struct Freshness: Sendable {
+        public var outcome: CacheOutcome
+        public var ageSeconds: Double
+        public var freshnessLeftSeconds: Double
+        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double) {
+            self.outcome = outcome
+            self.ageSeconds = ageSeconds
+            self.freshnessLeftSeconds = freshnessLeftSeconds
+        }
+        public init<V>(_ lookup: CacheLookup<V>) {
+            self.init(outcome: lookup.outcome, ageSeconds: lookup.ageSeconds,
+                      freshnessLeftSeconds: lookup.freshnessLeftSeconds)
+        }
+    }
+
+    /// A strong entity tag (RFC 9110 §8.8.3) for one representation derived from a cached
+    /// value: the value's validator plus a digest of what distinguishes this representation
+    /// (endpoint and normalized parameters). Same value + same variant → same bytes → same tag.
+    public static func strongETag(validator: String, variant: String = "") -> String {
+        if variant.isEmpty { return "\"\(validator)\"" }
+        return "\"\(validator)-\(hex(fnv1a64(variant)))\""
+    }
+
+    /// The response for a cached representation, or 304 when the client already has it.
+    ///
+    /// - Parameters:
+    ///   - status: 200 normally; 404 for a cached "no such book" answer.
+    ///   - contentType: e.g. `application/json; charset=utf-8`, an image type for covers.
+    public static func response(
+        for request: HTTPRequest, body: [UInt8], contentType: String, etag: String,
+        freshness: Freshness, status: HTTPStatus = .ok
+    ) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("ETag", etag)
+        headers.add("Cache-Control", "public, max-age=\(Int(max(0, freshness.freshnessLeftSeconds).rounded(.down)))")
+        headers.add("Age", String(Int(max(0, freshness.ageSeconds).rounded(.down))))
+        headers.add("X-Cache", freshness.outcome.rawValue)
+        headers.add("Cache-Status", cacheStatus(freshness))
+        if status == .ok, let inm = request.headers["If-None-Match"], ifNoneMatch(inm, matches: etag) {
+            return HTTPResponse(status: .notModified, headers: headers, body: [])
+        }
+        headers.add("Content-Type", contentType)
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// The `Cache-Status` field value (RFC 9211 §2): a hit states its remaining TTL, a stale
+    /// answer a negative TTL, a miss that it was forwarded and stored.
+    public static func cacheStatus(_ f: Freshness) -> String {
+        switch f.outcome {
+        case .hit:
+            return "\(cacheName); hit; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
+        case .stale:
+            return "\(cacheName); hit; ttl=0; detail=stale-while-revalidate"
+        case .miss:
+            return "\(cacheName); fwd=uri-miss; stored; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
+        }
+    }
+
+    /// `If-None-Match` evaluation (RFC 9110 §13.1.2): `*` or any listed tag that matches by
+    /// weak comparison.
+    public static func ifNoneMatch(_ fieldValue: String, matches etag: String) -> Bool {
+        let target = opaque(etag)
+        for candidate in fieldValue.split(separator: ",") {
+            let tag = candidate.trimmingASCIIWhitespace()
+            if tag == "*" || opaque(tag) == target { return true }
+        }
+        return false
+    }
+
+    private static func opaque<S: StringProtocol>(_ tag: S) -> Substring {
+        let s = Substring(tag)
+        return s.hasPrefix("W/") ? s.dropFirst(2) : s
+    }
+
+    static func fnv1a64(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
+    static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> Substring {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+import Cache
+import HTTPClient
+import HTTPServer
+@testable import Almanac
+
+@Suite struct HTTPCachingTests {
+    let body = Array(#"{"ok":true}"#.utf8)
+
+    func respond(_ headers: HTTPHeaders = HTTPHeaders(), outcome: CacheOutcome = .hit,
+                 age: Double = 12.7, left: Double = 47.2) -> HTTPResponse {
+        HTTPCaching.response(
+            for: HTTPRequest(method: "GET", target: "/x", headers: headers), body: body,
+            contentType: "application/json; charset=utf-8", etag: "\"abc\"",
+            freshness: .init(outcome: outcome, ageSeconds: age, freshnessLeftSeconds: left))
+    }
+
+    @Test func hitCarriesEveryCachingHeader() {
+        let r = respond()
+        #expect(r.status == .ok)
+        #expect(r.body == body)
+        #expect(r.headers["ETag"] == "\"abc\"")
+        #expect(r.headers["Age"] == "12")
+        #expect(r.headers["Cache-Control"] == "public, max-age=47")
+        #expect(r.headers["X-Cache"] == "HIT")
+        #expect(r.headers["Cache-Status"] == "almanac; hit; ttl=47")
+        #expect(r.headers["Content-Type"] == "application/json; charset=utf-8")
+    }
+
+    @Test func staleAndMissStatuses() {
+        let stale = respond(outcome: .stale, age: 90, left: 0)
+        #expect(stale.headers["X-Cache"] == "STALE")
+        #expect(stale.headers["Cache-Control"] == "public, max-age=0")
+        #expect(stale.headers["Cache-Status"] == "almanac; hit; ttl=0; detail=stale-while-revalidate")
+        let miss = respond(outcome: .miss, age: 0, left: 59.9)
+        #expect(miss.headers["X-Cache"] == "MISS")
+        #expect(miss.headers["Cache-Status"] == "almanac; fwd=uri-miss; stored; ttl=59")
+    }
+
+    @Test func ifNoneMatchGives304WithoutBody() {
+        for value in ["\"abc\"", "W/\"abc\"", "\"zzz\", \"abc\"", "*"] {
+            let r = respond(["If-None-Match": value])
+            #expect(r.status == .notModified, "If-None-Match: \(value)")
+            #expect(r.body.isEmpty)
+            #expect(r.headers["ETag"] == "\"abc\"")
+        }
+        #expect(respond(["If-None-Match": "\"abcd\""]).status == .ok)
+    }
+
+    @Test func strongETagsDifferByVariant() {
+        let a = HTTPCaching.strongETag(validator: "v1", variant: "/v1/rates?base=EUR")
+        let b = HTTPCaching.strongETag(validator: "v1", variant: "/v1/rates?base=USD")
+        #expect(a != b)
+        #expect(a == HTTPCaching.strongETag(validator: "v1", variant: "/v1/rates?base=EUR"))
+        #expect(a.hasPrefix("\"v1-") && a.hasSuffix("\""))
+        #expect(HTTPCaching.strongETag(validator: "v1") == "\"v1\"")
+    }
+
+    @Test func upstreamErrorsMapTo502And504() {
+        let timeout = UpstreamProblem.problem(for: UpstreamError(.timeout, provider: "coinbase", detail: "no answer in 5000 ms"))
+        #expect(timeout.status.code == 504)
+        #expect(timeout.detail.contains("coinbase"))
+        let refused = UpstreamProblem.problem(for: UpstreamError(.connectionRefused, provider: "coingecko", detail: "refused"))
+        #expect(refused.status.code == 502)
+        let both = UpstreamProblem.problem(forAll: [
+            UpstreamError(.timeout, provider: "a", detail: "t"), UpstreamError(.malformed, provider: "b", detail: "m"),
+        ])
+        #expect(both.status.code == 502)
+        #expect(both.detail.contains("a: timeout") && both.detail.contains("b: malformed"))
+        let allTimeouts = UpstreamProblem.problem(forAll: [
+            UpstreamError(.timeout, provider: "a", detail: "t"), UpstreamError(.timeout, provider: "b", detail: "t"),
+        ])
+        #expect(allTimeouts.status.code == 504)
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+@testable import HTTPServer
+
+@Suite struct RouterTests {
+    static func router() -> Router {
+        var r = Router()
+        r.get("/v1/rates") { _, _ in .ready(HTTPResponse(body: Array("all".utf8))) }
+        r.get("/v1/rates/{code}") { _, p in .ready(HTTPResponse(body: Array("one:\(p["code"]!)".utf8))) }
+        r.get("/v1/bpi/currentprice/{code}.json") { _, p in .ready(HTTPResponse(body: Array("bpi:\(p["code"]!)".utf8))) }
+        r.get("/v1/books/{isbn}") { _, p in .ready(HTTPResponse(body: Array("book:\(p["isbn"]!)".utf8))) }
+        r.get("/v1/books/{isbn}/cover") { _, p in .ready(HTTPResponse(body: Array("cover:\(p["isbn"]!)".utf8))) }
+        r.get("/admin/cache") { _, _ in .ready(HTTPResponse(body: Array("stats".utf8))) }
+        r.delete("/admin/cache") { _, _ in .ready(HTTPResponse(status: .noContent)) }
+        return r
+    }
+
+    func body(_ method: String, _ target: String) -> (Int, String, HTTPHeaders) {
+        guard case let .ready(resp) = Self.router().respond(to: HTTPRequest(method: method, target: target)) else {
+            Issue.record("expected a ready response")
+            return (0, "", HTTPHeaders())
+        }
+        return (resp.status.code, String(decoding: resp.body, as: UTF8.self), resp.headers)
+    }
+
+    @Test func literalAndParameterRoutes() {
+        #expect(body("GET", "/v1/rates").1 == "all")
+        #expect(body("GET", "/v1/rates/EUR?base=USD").1 == "one:EUR")
+        #expect(body("GET", "/v1/books/978-0-306-40615-7/cover").1 == "cover:978-0-306-40615-7")
+        #expect(body("GET", "/v1/books/0306406152").1 == "book:0306406152")
+    }
+
+    @Test func parameterWithLiteralSuffix() {
+        #expect(body("GET", "/v1/bpi/currentprice/GBP.json").1 == "bpi:GBP")
+        #expect(body("GET", "/v1/bpi/currentprice/.json").0 == 404, "an empty parameter does not match")
+        #expect(body("GET", "/v1/bpi/currentprice/GBP").0 == 404)
+    }
+
+    @Test func parametersArePercentDecoded() {
+        #expect(body("GET", "/v1/books/978%200306").1 == "book:978 0306")
+    }
+
+    @Test func headUsesGetHandler() {
+        #expect(body("HEAD", "/v1/rates").1 == "all")
+    }
+
+    @Test func unknownPathIs404Problem() {
+        let (status, text, headers) = body("GET", "/nope")
+        #expect(status == 404)
+        #expect(headers["Content-Type"] == "application/problem+json")
+        #expect(headers["Cache-Control"] == "no-store")
+        #expect(text.contains("\"status\":404"))
+        #expect(text.contains("/nope"))
+    }
+
+    @Test func wrongMethodIs405WithAllow() {
+        let (status, _, headers) = body("POST", "/admin/cache")
+        #expect(status == 405)
+        #expect(headers["Allow"] == "DELETE, GET, HEAD")
+        #expect(body("PUT", "/v1/rates").2["Allow"] == "GET, HEAD")
+    }
+
+    @Test func trailingSlashIsADifferentPath() {
+        #expect(body("GET", "/v1/rates/").0 == 404)
+    }
+
+    @Test func routesAreListed() {
+        #expect(Self.router().routes.contains(Router.Route(method: "DELETE", pattern: "/admin/cache")))
+        #expect(Self.router().routes.count == 7)
+    }
+}
+
+@Suite struct QueryStringTests {
+    @Test func decodesItems() {
+        let items = QueryString.decode("base=EUR&symbols=USD%2CGBP&q=a+b&flag&&x=%zz")
+        #expect(items == [
+            QueryItem(name: "base", value: "EUR"), QueryItem(name: "symbols", value: "USD,GBP"),
+            QueryItem(name: "q", value: "a b"), QueryItem(name: "flag", value: ""),
+            QueryItem(name: "x", value: "%zz"),
+        ])
+    }
+
+    @Test func requestSplitsTarget() {
+        let r = HTTPRequest(method: "GET", target: "/v1/convert?from=EUR&to=USD&amount=2.5")
+        #expect(r.path == "/v1/convert")
+        #expect(r.rawQuery == "from=EUR&to=USD&amount=2.5")
+        #expect(r.query("amount") == "2.5")
+        #expect(r.query("missing") == nil)
+    }
+
+    @Test func headersAreCaseInsensitive() {
+        var h = HTTPHeaders()
+        h.add("Content-Type", "a")
+        h.add("X-Two", "1")
+        h.add("x-two", "2")
+        #expect(h["content-type"] == "a")
+        #expect(h.values(for: "X-TWO") == ["1", "2"])
+        h.set("X-Two", "3")
+        #expect(h.values(for: "x-two") == ["3"])
+    }
+
+    @Test func problemJSONEscapes() {
+        let p = Problem(status: .badRequest, slug: "invalid-isbn", detail: "bad \"x\"\n")
+        let text = String(decoding: p.jsonBytes, as: UTF8.self)
+        #expect(text == #"{"type":"https://github.com/almanac-dev/almanac/blob/main/docs/problems.md#invalid-isbn","title":"Bad Request","status":400,"detail":"bad \"x\"\n"}"#)
+    }
+}
