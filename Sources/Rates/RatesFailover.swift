@@ -1,13 +1,25 @@
 import HTTPClient
 
-/// Tries providers in configured order; the first table wins.
-///
-/// When all fail, the error summarizes every attempt so an operator sees the whole story in
-/// one problem detail: its kind is `.timeout` only when every provider timed out (→ 504),
-/// otherwise a gateway failure (→ 502) — a provider that answered garbage is more telling
-/// than one that was slow.
+/// Every configured provider failed; `failures` holds each one's error, in the order tried,
+/// so the HTTP layer can answer 504 only when all of them timed out and 502 otherwise, with a
+/// detail that lists each provider's failure.
+public struct RatesUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var failures: [UpstreamError]
+
+    public init(failures: [UpstreamError]) { self.failures = failures }
+
+    /// True when every provider timed out (504 rather than 502).
+    public var isTimeout: Bool { !failures.isEmpty && failures.allSatisfy(\.isTimeout) }
+
+    public var description: String {
+        failures.isEmpty ? "no rates provider is configured" : failures.map(\.description).joined(separator: "; ")
+    }
+}
+
+/// Tries providers in configured order; the first table wins. Only cancellation stops the
+/// walk early (the caller is gone); any other failure falls through to the next provider.
 public enum RatesFailover {
-    public static func fetch(from providers: [any RatesProvider], client: any HTTPClient) async throws(UpstreamError) -> RateTable {
+    public static func fetch(from providers: [any RatesProvider], client: any HTTPClient) async throws -> RateTable {
         var failures: [UpstreamError] = []
         for provider in providers {
             do {
@@ -15,37 +27,12 @@ public enum RatesFailover {
             } catch let error as UpstreamError {
                 if error.kind == .cancelled { throw error }
                 failures.append(error)
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 failures.append(UpstreamError(.other, provider: provider.name, detail: "\(error)"))
             }
         }
-        throw combine(failures)
-    }
-
-    /// One error standing for all `failures` (provider `rates`).
-    public static func combine(_ failures: [UpstreamError]) -> UpstreamError {
-        guard !failures.isEmpty else {
-            return UpstreamError(.other, provider: "rates", detail: "no rates provider is configured")
-        }
-        let kind: UpstreamError.Kind
-        if failures.allSatisfy(\.isTimeout) {
-            kind = .timeout
-        } else if failures.count == 1 {
-            kind = failures[0].kind
-        } else {
-            kind = .other
-        }
-        let each = failures.map(describe).joined(separator: "; ")
-        let lead = failures.count == 1 ? "the rates provider failed" : "all \(failures.count) rates providers failed"
-        return UpstreamError(kind, provider: "rates", detail: "\(lead): \(each)")
-    }
-
-    /// `coinbase: upstream answered HTTP 503`, `coingecko: timeout: …`; decoding failures read
-    /// as `coinbase: missing field data.rates`.
-    static func describe(_ e: UpstreamError) -> String {
-        switch e.kind {
-        case .malformed, .other: return "\(e.provider): \(e.detail)"
-        default: return "\(e.provider): \(e.kind.rawValue): \(e.detail)"
-        }
+        throw RatesUnavailable(failures: failures)
     }
 }

@@ -20,11 +20,25 @@ public final class RenderMemo: Sendable {
         var renders = 0
     }
 
+    /// Builds the strong ETag from the table validator and the query's representation key.
+    public typealias ETagMaker = @Sendable (_ validator: String, _ representationKey: String) -> String
+
     public let capacity: Int
+    private let makeETag: ETagMaker
     private let state = Mutex(State())
 
-    public init(capacity: Int = 1024) {
+    /// - Parameter etag: how ETags are spelled; the HTTP layer passes its shared helper so every
+    ///   endpoint of the service derives tags the same way.
+    public init(capacity: Int = 1024, etag: @escaping ETagMaker = RenderMemo.defaultETag) {
         self.capacity = max(1, capacity)
+        self.makeETag = etag
+    }
+
+    /// `"<validator>-<fnv1a64(representationKey)>"`.
+    public static let defaultETag: ETagMaker = { validator, key in
+        var hasher = FNV1a64()
+        hasher.combine(key)
+        return "\"\(validator)-\(hasher.hex)\""
     }
 
     /// The memoized body for `query` against `table` (whose cache validator is `validator`),
@@ -32,9 +46,7 @@ public final class RenderMemo: Sendable {
     public func rendered(_ query: RatesQuery, table: RateTable, validator: String) throws(RatesInputError) -> Rendered {
         if let hit = state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
         let body = try RatesRenderer.render(query, table: table)
-        var hasher = FNV1a64()
-        hasher.combine(query.representationKey)
-        let rendered = Rendered(body: body, etag: "\"\(validator)-\(hasher.hex)\"")
+        let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
         state.withLock { s in
             s.renders += 1
             if s.validator != validator {
