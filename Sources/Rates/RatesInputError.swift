@@ -21,7 +21,7 @@ public struct RatesInputError: Error, Sendable, Equatable {
 
     static func malformedCode(_ parameter: String, _ value: String) -> RatesInputError {
         RatesInputError(kind: .malformed, slug: "invalid-currency-code",
-                        detail: "\(parameter) \"\(RatesInputError.clip(value))\" is not a currency code: use three letters such as USD.")
+                        detail: "Invalid \(parameter) \"\(RatesInputError.clip(value))\": a currency code is three letters, such as USD.")
     }
 
     static func unknown(_ codes: [String]) -> RatesInputError {

@@ -37,7 +37,7 @@ import Testing
         } catch {
             #expect(error.kind == .malformed)
             #expect(error.slug == "invalid-currency-code")
-            #expect(error.detail == "base \"E1R\" is not a currency code: use three letters such as USD.")
+            #expect(error.detail == "Invalid base \"E1R\": a currency code is three letters, such as USD.")
         }
         do {
             _ = try RatesInput.code(nil, parameter: "from")
