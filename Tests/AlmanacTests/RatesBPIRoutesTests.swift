@@ -10,7 +10,7 @@ import Testing
         let r = await h.get("/v1/bpi/currentprice.json").response
         #expect(r.status == .ok)
         #expect(r.headers["Content-Type"] == "application/json; charset=utf-8")
-        let json = try #require(r.json)
+        let json = try #require(r.ratesJSON)
         #expect(json["time"] == .object(["updated": .string("Sep 28, 2015 01:23:00 UTC"),
                                          "updatedISO": .string("2015-09-28T01:23:00+00:00"),
                                          "updateduk": .string("Sep 28, 2015 at 02:23 BST")]))
@@ -33,7 +33,7 @@ import Testing
          "bpi":{"USD":{"code":"USD","symbol":"&#36;","rate":"98,123.4567","description":"United States Dollar","rate_float":98123.4567},
                 "CHF":{"code":"CHF","symbol":"CHF","rate":"88,000.0000","description":"Swiss Franc","rate_float":88000}}}
         """#))
-        let json = try #require(await h.get("/v1/bpi/currentprice/chf.json").response.json)
+        let json = try #require(await h.get("/v1/bpi/currentprice/chf.json").response.ratesJSON)
         #expect(json["time"]?["updated"] == .string("Jan 4, 2025 14:13:20 UTC"))
         #expect(json["time"]?["updatedISO"] == .string("2025-01-04T14:13:20+00:00"))
         #expect(json["time"]?["updateduk"] == .string("Jan 4, 2025 at 14:13 GMT"))
@@ -41,14 +41,14 @@ import Testing
         #expect(json["bpi"]?["CHF"] == .object(["code": .string("CHF"), "symbol": .string("CHF"), "rate": .string("88,000.0000"),
                                                "description": .string("Swiss Franc"), "rate_float": .number("88000")]))
         #expect(h.client.requests.first?.url == "http://coindesk.test/v1/bpi/currentprice.json")
-        let rates = try #require(await h.get("/v1/rates").response.json)
+        let rates = try #require(await h.get("/v1/rates").response.ratesJSON)
         #expect(rates["source"] == .string("coindesk"))
         #expect(rates["updated"] == .string("2025-01-04T14:13:20Z"))
     }
 
     @Test func currentPriceForOneCode() async throws {
         let h = RatesHarness()
-        let json = try #require(await h.get("/v1/bpi/currentprice/JPY.json").response.json)
+        let json = try #require(await h.get("/v1/bpi/currentprice/JPY.json").response.ratesJSON)
         guard case let .object(bpi)? = json["bpi"] else { Issue.record("no bpi"); return }
         #expect(bpi.keys.sorted() == ["JPY", "USD"])
         #expect(json["bpi"]?["JPY"] == .object(["code": .string("JPY"), "symbol": .string("&yen;"), "rate": .string("13,700,000.0000"),
@@ -68,7 +68,7 @@ import Testing
         let h = RatesHarness()
         let r = await h.get("/v1/bpi/supported-currencies.json").response
         #expect(r.status == .ok)
-        #expect(r.text == #"[{"currency":"BTC","country":"Bitcoin"},{"currency":"ETH","country":"ETH"},{"currency":"EUR","country":"Euro"},"#
+        #expect(r.ratesText == #"[{"currency":"BTC","country":"Bitcoin"},{"currency":"ETH","country":"ETH"},{"currency":"EUR","country":"Euro"},"#
             + #"{"currency":"GBP","country":"British Pound Sterling"},{"currency":"JPY","country":"Japanese Yen"},"#
             + #"{"currency":"USD","country":"United States Dollar"}]"#)
     }

@@ -85,7 +85,7 @@ import Testing
     @Test func staleWhileRevalidate() async throws {
         let h = RatesHarness()
         let first = await h.get("/v1/rates/USD").response
-        #expect(first.json?["rate"] == .number("91234.56"))
+        #expect(first.ratesJSON?["rate"] == .number("91234.56"))
 
         h.script("coinbase", .body(#"{"data":{"currency":"BTC","rates":{"USD":"95000"}}}"#))
         h.clock.advance(by: 61)
@@ -95,14 +95,14 @@ import Testing
         #expect(stale.response.headers["X-Cache"] == "STALE")
         #expect(stale.response.headers["Age"] == "61")
         #expect(stale.response.headers["Cache-Control"] == "public, max-age=0")
-        #expect(stale.response.json?["rate"] == .number("91234.56"))
+        #expect(stale.response.ratesJSON?["rate"] == .number("91234.56"))
 
         // exactly one background refresh, then the new table is served fresh
         await h.waitUntil("the background refresh") { h.upstreamCalls == 2 && h.stats.loadsInFlight == 0 }
         let fresh = await h.get("/v1/rates/USD")
         #expect(fresh.ready)
         #expect(fresh.response.headers["X-Cache"] == "HIT")
-        #expect(fresh.response.json?["rate"] == .number("95000"))
+        #expect(fresh.response.ratesJSON?["rate"] == .number("95000"))
         #expect(fresh.response.headers["ETag"] != first.headers["ETag"])
         #expect(h.upstreamCalls == 2)
     }
@@ -121,7 +121,7 @@ import Testing
         let stillStale = await h.get("/v1/rates/USD").response
         #expect(stillStale.status == .ok)
         #expect(stillStale.headers["X-Cache"] == "STALE")
-        #expect(stillStale.json?["rate"] == .number("91234.56"))
+        #expect(stillStale.ratesJSON?["rate"] == .number("91234.56"))
         await h.waitUntil("the second failed refresh") { h.stats.loadsInFlight == 0 }
 
         h.clock.advance(by: 600) // 700 s after loading: past ttl + stale
@@ -129,7 +129,7 @@ import Testing
         #expect(failed.status == .badGateway)
         #expect(failed.headers["Content-Type"] == "application/problem+json")
         #expect(failed.headers["Cache-Control"] == "no-store")
-        let detail = try #require(failed.json?["detail"])
+        let detail = try #require(failed.ratesJSON?["detail"])
         guard case let .string(text) = detail else { Issue.record("no detail"); return }
         #expect(text.contains("coinbase") && text.contains("HTTP 503"))
         #expect(text.contains("coingecko") && text.contains("connectionRefused"))
@@ -142,7 +142,7 @@ import Testing
         let r = await h.get("/v1/rates").response
         #expect(r.status == .gatewayTimeout)
         #expect(r.headers["Cache-Control"] == "no-store")
-        #expect(r.json?["status"] == .number("504"))
+        #expect(r.ratesJSON?["status"] == .number("504"))
     }
 
     @Test func garbageFromEveryProviderIs502NamingEach() async throws {
@@ -151,7 +151,7 @@ import Testing
         h.script("coingecko", .body(#"{"bitcoin":{"usd":"x"}}"#))
         let r = await h.get("/v1/rates").response
         #expect(r.status == .badGateway)
-        guard case let .string(detail)? = r.json?["detail"] else { Issue.record("no detail"); return }
+        guard case let .string(detail)? = r.ratesJSON?["detail"] else { Issue.record("no detail"); return }
         #expect(detail.contains("missing field data.rates"))
         #expect(detail.contains("field bitcoin.usd is not a number"))
         // errors are not cached: the next request asks upstream again

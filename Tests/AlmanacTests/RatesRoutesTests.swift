@@ -27,7 +27,7 @@ final class RatesHarness: Sendable {
     let service: RatesService
     let router: Router
     private let answers = Answers()
-    private let gate = Gate()
+    private let gate = RatesGate()
 
     /// Scripted answers by provider name.
     final class Answers: Sendable {
@@ -92,7 +92,7 @@ final class RatesHarness: Sendable {
 }
 
 /// A one-shot latch: `wait()` suspends until `open()`.
-final class Gate: Sendable {
+final class RatesGate: Sendable {
     private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
@@ -117,8 +117,8 @@ final class Gate: Sendable {
 }
 
 extension HTTPResponse {
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var json: JSONValue? { try? JSONParser.parse(body) }
+    var ratesText: String { String(decoding: body, as: UTF8.self) }
+    var ratesJSON: JSONValue? { try? JSONParser.parse(body) }
 }
 
 /// Every rates endpoint through `router.respond(to:)`, shapes field by field.
@@ -128,7 +128,7 @@ extension HTTPResponse {
         let (r, _) = await h.get("/v1/rates")
         #expect(r.status == .ok)
         #expect(r.headers["Content-Type"] == "application/json; charset=utf-8")
-        let json = try #require(r.json)
+        let json = try #require(r.ratesJSON)
         #expect(json["base"] == .string("BTC"))
         #expect(json["updated"] == .string("2015-09-28T01:23:00Z"))
         #expect(json["source"] == .string("coinbase"))
@@ -141,7 +141,7 @@ extension HTTPResponse {
     @Test func ratesWithBaseAndSymbols() async throws {
         let h = RatesHarness()
         let (r, _) = await h.get("/v1/rates?base=eur&symbols=usd,GBP,usd&unknown=ignored")
-        #expect(r.text == #"{"base":"EUR","updated":"2015-09-28T01:23:00Z","source":"coinbase","rates":{"#
+        #expect(r.ratesText == #"{"base":"EUR","updated":"2015-09-28T01:23:00Z","source":"coinbase","rates":{"#
             + #""GBP":{"code":"GBP","name":"British Pound Sterling","symbol":"£","rate":0.857147585027259},"#
             + #""USD":{"code":"USD","name":"United States Dollar","symbol":"$","rate":1.08612416267977}}}"#)
     }
@@ -151,28 +151,28 @@ extension HTTPResponse {
         let (r, _) = await h.get("/v1/rates/jpy?base=USD")
         #expect(r.status == .ok)
         // 13700000 / 91234.56 = 150.162394601344052…
-        #expect(r.text == #"{"base":"USD","code":"JPY","name":"Japanese Yen","symbol":"¥","rate":150.162394601344,"updated":"2015-09-28T01:23:00Z","source":"coinbase"}"#)
+        #expect(r.ratesText == #"{"base":"USD","code":"JPY","name":"Japanese Yen","symbol":"¥","rate":150.162394601344,"updated":"2015-09-28T01:23:00Z","source":"coinbase"}"#)
         let btc = await h.get("/v1/rates/USD").response
-        #expect(btc.json?["rate"] == .number("91234.56"))
-        #expect(btc.json?["base"] == .string("BTC"))
+        #expect(btc.ratesJSON?["rate"] == .number("91234.56"))
+        #expect(btc.ratesJSON?["base"] == .string("BTC"))
     }
 
     @Test func convert() async throws {
         let h = RatesHarness()
         let r = await h.get("/v1/convert?from=EUR&to=USD&amount=100").response
-        #expect(r.text == #"{"from":"EUR","to":"USD","amount":100,"rate":1.08612416267977,"result":108.612416267977,"updated":"2015-09-28T01:23:00Z","source":"coinbase"}"#)
+        #expect(r.ratesText == #"{"from":"EUR","to":"USD","amount":100,"rate":1.08612416267977,"result":108.612416267977,"updated":"2015-09-28T01:23:00Z","source":"coinbase"}"#)
         let btc = await h.get("/v1/convert?from=btc&to=usd&amount=0.5").response
-        #expect(btc.json?["result"] == .number("45617.28"))
+        #expect(btc.ratesJSON?["result"] == .number("45617.28"))
         let defaultAmount = await h.get("/v1/convert?from=USD&to=USD").response
-        #expect(defaultAmount.json?["amount"] == .number("1"))
-        #expect(defaultAmount.json?["result"] == .number("1"))
+        #expect(defaultAmount.ratesJSON?["amount"] == .number("1"))
+        #expect(defaultAmount.ratesJSON?["result"] == .number("1"))
     }
 
     @Test func currencies() async throws {
         let h = RatesHarness()
         let r = await h.get("/v1/currencies").response
         #expect(r.status == .ok)
-        let json = try #require(r.json)
+        let json = try #require(r.ratesJSON)
         guard case let .object(all) = json else { Issue.record("not an object"); return }
         #expect(all.keys.sorted() == ["BTC", "ETH", "EUR", "GBP", "JPY", "USD"])
         #expect(json["EUR"] == .object(["code": .string("EUR"), "name": .string("Euro"), "symbol": .string("€")]))
@@ -184,8 +184,8 @@ extension HTTPResponse {
         h.script("coinbase", .body("<html>oops</html>"))
         let r = await h.get("/v1/rates/USD").response
         #expect(r.status == .ok)
-        #expect(r.json?["source"] == .string("coingecko"))
-        #expect(r.json?["rate"] == .number("90000.5"))
+        #expect(r.ratesJSON?["source"] == .string("coingecko"))
+        #expect(r.ratesJSON?["rate"] == .number("90000.5"))
         #expect(h.client.requests.map(\.provider) == ["coinbase", "coingecko"])
     }
 

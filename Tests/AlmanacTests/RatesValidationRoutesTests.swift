@@ -33,7 +33,7 @@ import Testing
         #expect(r.status.code == c.status)
         #expect(r.headers["Content-Type"] == "application/problem+json")
         #expect(r.headers["Cache-Control"] == "no-store")
-        let json = try #require(r.json)
+        let json = try #require(r.ratesJSON)
         #expect(json["type"] == .string(Problem.typeBase + c.slug))
         guard case let .string(detail)? = json["detail"] else { Issue.record("no detail"); return }
         #expect(detail.contains(c.detailContains), "\(detail)")
@@ -49,7 +49,7 @@ import Testing
         let r = await h.get(target).response
         #expect(r.status == .notFound)
         #expect(r.headers["Cache-Control"] == "no-store")
-        let json = try #require(r.json)
+        let json = try #require(r.ratesJSON)
         #expect(json["type"] == .string(Problem.typeBase + "unknown-currency"))
         guard case let .string(detail)? = json["detail"] else { Issue.record("no detail"); return }
         #expect(detail.contains("XYZ"))
