@@ -1,1 +1,0 @@
-// Almanac module: see ../shared/DESIGN.md. Filled in by its issue.
