@@ -1,4 +1,3 @@
-// PLACEHOLDER API: the cache helper implements these (signatures may grow, not break).
 
 /// A value the cache can hold: it reports what it costs (for `cache.maxBytes`) and a strong
 /// validator that changes whenever its content does (the HTTP layer derives ETags from it).
@@ -24,6 +23,7 @@ public struct CacheLoad<Value: CacheValue>: Sendable {
     }
 }
 
+/// How a lookup was served; the raw value is what `X-Cache` carries.
 public enum CacheOutcome: String, Sendable {
     case hit = "HIT", miss = "MISS", stale = "STALE"
 }
@@ -53,6 +53,8 @@ public protocol CacheClock: Sendable {
     func now() -> Double
 }
 
+/// The one memory budget shared by every namespace of a store (`cache.maxEntries`,
+/// `cache.maxBytes`); past either, least recently used entries go first.
 public struct CacheLimits: Sendable {
     public var maxEntries: Int = 10_000
     public var maxBytes: Int = 67_108_864
