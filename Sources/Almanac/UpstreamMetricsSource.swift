@@ -28,6 +28,17 @@ public struct UpstreamMetricsSnapshot: Sendable {
 
     public static let empty = UpstreamMetricsSnapshot()
 
+    /// From a per-provider table of outcome counts and a latency histogram (the shape
+    /// `UpstreamMetrics.snapshot()` in HTTPClient returns), so wiring is one line:
+    /// `upstreamMetrics: { _ in UpstreamMetricsSnapshot(byProvider: curl.metrics.snapshot()) }`.
+    public init(byProvider table: [String: (outcomes: [String: UInt64], latency: LatencyHistogram.Snapshot)]) {
+        self.init(
+            requests: table.flatMap { provider, entry in
+                entry.outcomes.map { Requests(provider: provider, outcome: $0.key, count: $0.value) }
+            },
+            durations: table.mapValues(\.latency))
+    }
+
     func families() -> [MetricFamily] {
         let requestSamples = requests.sorted { ($0.provider, $0.outcome) < ($1.provider, $1.outcome) }
             .map { MetricFamily.Sample(labels: [("provider", $0.provider), ("outcome", $0.outcome)], value: .number(Double($0.count))) }

@@ -198,3 +198,15 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         #expect(Double(PrometheusText.format(0.00005)) == 0.00005)
     }
 }
+
+@Suite struct UpstreamSnapshotTests {
+    @Test func buildsFromTheClientsPerProviderTable() {
+        let h = LatencyHistogram()
+        h.record(seconds: 0.01)
+        let snapshot = UpstreamMetricsSnapshot(byProvider: ["coinbase": (outcomes: ["ok": 3, "timeout": 1], latency: h.snapshot())])
+        let text = PrometheusText.render(snapshot.families())
+        #expect(text.contains(#"almanac_upstream_requests_total{provider="coinbase",outcome="ok"} 3"#))
+        #expect(text.contains(#"almanac_upstream_requests_total{provider="coinbase",outcome="timeout"} 1"#))
+        #expect(text.contains(#"almanac_upstream_request_duration_seconds_count{provider="coinbase"} 1"#))
+    }
+}
