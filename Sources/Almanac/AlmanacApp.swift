@@ -78,7 +78,7 @@ public final class AlmanacApp: Sendable {
     public func shutdown() async {
         lifecycle.beginDraining()
         guard let server = lifecycle.server else { return }
-        logger.info("draining", ["graceSeconds": .double(configuration.server.shutdownGraceSeconds)])
+        logger.info("draining", ["grace_seconds": .double(configuration.server.shutdownGraceSeconds)])
         await server.shutdown()
         logger.info("stopped")
     }

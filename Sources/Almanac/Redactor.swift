@@ -1,3 +1,5 @@
+import Foundation
+
 /// Removes secrets from text before it is logged: the configured secrets themselves (admin
 /// token, Google API key) wherever they appear, the values of secret-looking query
 /// parameters in any URL (`key=`, `token=`, `apiKey=`, …), and credentials after
@@ -28,6 +30,7 @@ public struct Redactor: Sendable {
 
     /// `…?key=SECRET&x=1` → `…?key=***&x=1`: a parameter starts after `?`, `&` or `;`.
     static func maskQueryParameters(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "=")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -60,6 +63,7 @@ public struct Redactor: Sendable {
     }
 
     private static func maskAfter(_ marker: String, in text: String) -> String {
+        guard text.range(of: marker, options: .caseInsensitive) != nil else { return text }
         let lower = Array(text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
         let bytes = Array(text.utf8)
         let m = Array(marker.utf8)

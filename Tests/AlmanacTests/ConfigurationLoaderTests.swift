@@ -143,7 +143,7 @@ import Testing
             "rates.coinbase.baseUrl: expected an http:// or https:// URL with a host and no query, got \"ftp://x\" \(src)",
             "rates.extra: unknown key \(src)",
             "rates.providers: expected a non-empty list of distinct providers from coinbase, coingecko, coindesk, got an array \(src)",
-            "server.adminToken: expected a string of printable ASCII without spaces, or null, got a value not shown (secret) \(src)",
+            "server.adminToken: expected at least 8 printable ASCII characters without spaces, or null, got a value not shown (secret) \(src)",
             "server.headerTimeoutSeconds: expected a number of seconds > 0 and ≤ 3600, got -1 \(src)",
             "server.maxConnections: expected an integer 1–1000000, got 0 \(src)",
             "server.port: expected an integer 1–65535, got \"abc\" \(src)",
@@ -174,6 +174,12 @@ import Testing
             #"upstream.timeoutMs: expected an integer 1–600000, got "0" (from ALMANAC_UPSTREAM_TIMEOUT_MS)"#,
         ])
         #expect(problems(flags: .init(host: "bad host")) == [#"server.host: expected a host name or IP address, got "bad host" (from --host)"#])
+    }
+
+    @Test func adminTokenMustBeLongEnough() {
+        #expect(problems(env: ["ALMANAC_SERVER_ADMIN_TOKEN": "short"]) == [
+            "server.adminToken: expected at least 8 printable ASCII characters without spaces, or null, got a value not shown (secret) (from ALMANAC_SERVER_ADMIN_TOKEN)",
+        ])
     }
 
     @Test func secretsAreNeverEchoedInProblems() {
