@@ -1,6 +1,8 @@
+import Books
 import Cache
 import HTTPClient
 import HTTPServer
+import Rates
 
 /// What the app hands each feature when it registers its routes: the validated
 /// configuration and the shared services, built once.
@@ -31,10 +33,26 @@ public struct AlmanacPlugins: Sendable {
         self.upstreamMetrics = upstreamMetrics
     }
 
-    /// Production wiring. Integration adds here, e.g.
-    /// `routes: [{ router, ctx in RatesRoutes.register(on: &router, …) }, …]`,
-    /// `makeHTTPClient: { config, _ in CurlHTTPClient(configuration: config) }`.
-    public static var standard: AlmanacPlugins { AlmanacPlugins() }
+    /// Production wiring: rates and books on the shared cache, every provider through one
+    /// libcurl client, whose per-provider counters feed `/metrics`.
+    public static var standard: AlmanacPlugins {
+        AlmanacPlugins(
+            routes: [
+                { router, ctx in
+                    RatesRoutes.register(on: &router, service: RatesService(
+                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                },
+                { router, ctx in
+                    BooksRoutes.register(on: &router, service: BooksService(
+                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                },
+            ],
+            makeHTTPClient: { config, _ in CurlHTTPClient(configuration: config) },
+            upstreamMetrics: { client in
+                guard let curl = client as? CurlHTTPClient else { return .empty }
+                return UpstreamMetricsSnapshot(byProvider: curl.metrics.snapshot())
+            })
+    }
 }
 
 /// Stands in until a real client is plugged in: every call fails as an upstream error
