@@ -194,6 +194,7 @@ final class Connection: @unchecked Sendable {
             switch parser.next() {
             case .needMore:
                 if !machine.inputClosed { resumeReading() }
+                releaseIdleParserMemory()
                 execute(machine.needMore(phase: Self.readPhase(parser.phase), now: Self.now()))
                 return
             case .expectContinue:
@@ -208,6 +209,15 @@ final class Connection: @unchecked Sendable {
             case let .error(error):
                 execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))
             }
+        }
+    }
+
+    /// An idle keep-alive connection should cost next to nothing: after a large request the
+    /// parser's emptied buffer keeps its capacity, so a parser with nothing buffered is
+    /// replaced by a fresh one (no state is lost between requests).
+    private func releaseIdleParserMemory() {
+        if parser.bufferedByteCount == 0 && parser.phase == .idle && parser.buffer.capacity > 4096 {
+            parser = RequestParser(limits: core.parserLimits)
         }
     }
 
