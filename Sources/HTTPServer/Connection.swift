@@ -44,8 +44,8 @@ final class Connection: @unchecked Sendable {
 
     /// The request being answered, for the response head and the access log.
     private var current = CurrentRequest()
-    /// Set while a response is being flushed; logged once it is fully written.
-    private var pendingLog: AccessLogEntry?
+    /// Status and body size of the response being flushed; logged once it is fully written.
+    private var pendingLog: (status: Int, bytes: Int)?
     private var inPullLoop = false
 
     private struct CurrentRequest {
@@ -212,11 +212,11 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// An idle keep-alive connection should cost next to nothing: after a large request the
-    /// parser's emptied buffer keeps its capacity, so a parser with nothing buffered is
-    /// replaced by a fresh one (no state is lost between requests).
+    /// An idle keep-alive connection should cost next to nothing, but the parser's emptied
+    /// buffer keeps its capacity: a parser with nothing buffered is replaced by a fresh one
+    /// (no state is lost between requests; the next read allocates what it needs).
     private func releaseIdleParserMemory() {
-        if parser.bufferedByteCount == 0 && parser.phase == .idle && parser.buffer.capacity > 4096 {
+        if parser.bufferedByteCount == 0 && parser.phase == .idle && parser.buffer.capacity > 0 {
             parser = RequestParser(limits: core.parserLimits)
         }
     }
@@ -281,9 +281,7 @@ final class Connection: @unchecked Sendable {
                                          requestID: current.requestID, date: HTTPDateCache.shared.current,
                                          serverName: core.configuration.serverName, into: &head)
         if core.accessLog != nil {
-            pendingLog = AccessLogEntry(method: current.method, path: current.path, status: response.status.code,
-                                        bytes: framing.sendsBody ? response.body.count : 0, durationSeconds: 0,
-                                        requestID: current.requestID, remoteAddress: remoteAddress)
+            pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
         }
         send(head: head, body: framing.sendsBody && !response.body.isEmpty ? response.body : nil)
         owner.headBuffer = head
@@ -350,11 +348,13 @@ final class Connection: @unchecked Sendable {
     }
 
     private func finishedWriting() {
-        if var entry = pendingLog {
+        if let (status, bytes) = pendingLog, let accessLog = core.accessLog {
             pendingLog = nil
-            entry.durationSeconds = Double(Self.now() &- current.startedAt) / 1e9
-            core.accessLog?(entry)
+            accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
+                                     durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
+                                     requestID: current.requestID, remoteAddress: remoteAddress))
         }
+        if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings
         execute(machine.writeFinished(now: Self.now()))
     }
 

@@ -24,28 +24,37 @@ enum RequestID {
 
     /// Eight hex digits unique to this process start, then a counter: unique within a run,
     /// unlikely to collide across restarts, and one atomic increment to make.
-    private static let prefix: String = {
-        var seed = UInt64(UInt32(truncatingIfNeeded: getpid())) << 32
+    private static let prefix: UInt64 = {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
+        var seed = UInt64(UInt32(truncatingIfNeeded: getpid())) << 32
         seed ^= UInt64(truncatingIfNeeded: ts.tv_nsec) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: ts.tv_sec)
         seed ^= UInt64.random(in: 0...UInt64.max)
-        return hex(seed & 0xFFFF_FFFF, width: 8)
+        return seed & 0xFFFF_FFFF
     }()
 
+    /// `pppppppp-nnnnnnnn` (hex; the counter part grows past 8 digits only after 4 billion ids).
     static func generate() -> String {
         let n = counter.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + hex(n, width: 8)
+        let counterDigits = max(8, (64 - n.leadingZeroBitCount + 3) / 4)
+        return String(unsafeUninitializedCapacity: 9 + counterDigits) { buffer in
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { digits in
+                for i in 0..<8 {
+                    buffer[i] = digits[Int((prefix >> UInt64(28 - 4 * i)) & 0xF)]
+                }
+                buffer[8] = UInt8(ascii: "-")
+                for i in 0..<counterDigits {
+                    buffer[9 + i] = digits[Int((n >> UInt64(4 * (counterDigits - 1 - i))) & 0xF)]
+                }
+            }
+            return 9 + counterDigits
+        }
     }
 
     /// The id the response carries for a request whose header held `value`.
     static func resolve(_ value: String?) -> String {
         if let value, isAcceptable(value) { return value }
         return generate()
-    }
-
-    private static func hex(_ value: UInt64, width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -39,6 +39,7 @@ configuration.host = "127.0.0.1"
 configuration.port = port ?? 8081
 configuration.maxConnections = 20_000
 configuration.serverName = "almanac-bench"
+if let queues = getenv("BENCH_QUEUES").flatMap({ Int(String(cString: $0)) }) { configuration.connectionQueueCount = queues }
 let server = HTTPServer(configuration: configuration, responder: { [router] request in router.respond(to: request) })
 do {
     let bound = try server.start()
