@@ -168,8 +168,9 @@ final class Connection: @unchecked Sendable {
             n = read(fd, buffer.baseAddress, buffer.count)
         } while n < 0 && errno == EINTR
         if n > 0 {
-            // After the final response, input is only read to see the peer's EOF.
-            guard machine.activity == .reading && !machine.closeWhenFlushed else { return }
+            // After the final response, input is only read to see the peer's EOF. While the
+            // responder works, pipelined bytes are buffered for later.
+            guard machine.activity != .lingering && !machine.closeWhenFlushed else { return }
             parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             if machine.canPullInput {
                 pullInput()

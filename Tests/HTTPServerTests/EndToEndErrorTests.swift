@@ -9,12 +9,10 @@ extension EndToEnd {
         /// Sends `raw`, expects `status` as a closing problem response, then EOF.
         static func expectProblem(_ raw: [UInt8], _ status: Int, port: Int,
                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let r = try await blocking { () -> (TestClient.Response, Bool) in
-                let c = try TestClient(port: port)
-                try? c.send(raw) // the server may stop reading once it has seen enough
-                let r = try c.readResponse()
-                return (r, c.isClosedByPeer())
-            }
+            let c = try TestClient(port: port)
+            try? await c.send(raw) // the server may stop reading once it has seen enough
+            let response = try await c.readResponse()
+            let r = (response, await c.isClosedByPeer())
             #expect(r.0.status == status, sourceLocation: sourceLocation)
             #expect(r.0.header("Connection") == "close", sourceLocation: sourceLocation)
             #expect(r.0.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
@@ -93,13 +91,11 @@ extension EndToEnd {
 
         @Test func errorAfterGoodRequestsKeepsEarlierAnswers() async throws {
             let t = try TestServer.start()
-            try await blocking {
-                let c = try t.client()
-                try c.send("GET /echo/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /x HTTP/9.9\r\nHost: a\r\n\r\n")
-                #expect(try c.readResponse().bodyText == "1")
-                #expect(try c.readResponse().status == 505)
-                #expect(c.isClosedByPeer())
-            }
+            let c = try t.client()
+            try await c.send("GET /echo/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /x HTTP/9.9\r\nHost: a\r\n\r\n")
+            #expect(try await c.readResponse().bodyText == "1")
+            #expect(try await c.readResponse().status == 505)
+            #expect(await c.isClosedByPeer())
             await t.stop()
         }
     }

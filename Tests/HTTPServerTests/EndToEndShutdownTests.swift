@@ -6,26 +6,24 @@ extension EndToEnd {
     @Suite struct Shutdown {
         @Test func shutdownFinishesInFlightRequestsAndRefusesNewConnections() async throws {
             let t = try TestServer.start()
-            let busy = try await blocking { try (0..<3).map { _ in try t.client() } }
-            for c in busy { try await blocking { try c.request("GET", "/gate") } }
+            let busy = try (0..<3).map { _ in try t.client() }
+            for c in busy { try await c.request("GET", "/gate") }
             let idle = try t.client()
-            try await blocking {
-                try idle.request("GET", "/hello")
-                _ = try idle.readResponse()
-            }
+            try await idle.request("GET", "/hello")
+            _ = try await idle.readResponse()
             #expect(await waitUntil { t.gate.arrived == 3 })
             #expect(!t.server.isDraining)
 
             let shutdown = Task { await t.server.shutdown() }
             #expect(await waitUntil { t.server.isDraining })
             // Idle connections are closed at once; new connections are refused.
-            #expect(try await blocking { idle.isClosedByPeer() })
+            #expect(await idle.isClosedByPeer())
             #expect(await waitUntil { (try? TestClient(port: t.port)) == nil })
             #expect(t.server.openConnections == 3)
 
             t.gate.open()
             for c in busy {
-                let r = try await blocking { try c.readResponse() }
+                let r = try await c.readResponse()
                 #expect(r.status == 200)
                 #expect(r.bodyText == "through the gate")
                 #expect(r.header("Connection") == "close")
@@ -37,11 +35,11 @@ extension EndToEnd {
         @Test func graceExpiryForceClosesStuckRequests() async throws {
             let t = try TestServer.start { $0.shutdownGraceSeconds = 0.2 }
             let c = try t.client()
-            try await blocking { try c.request("GET", "/gate") }
+            try await c.request("GET", "/gate")
             #expect(await waitUntil { t.gate.arrived == 1 })
             await t.server.shutdown() // returns although the handler never finishes
             #expect(t.server.openConnections == 0)
-            #expect(try await blocking { c.isClosedByPeer() })
+            #expect(await c.isClosedByPeer())
             t.gate.open()
         }
 

@@ -6,10 +6,12 @@ import Darwin
 import Dispatch
 import Foundation
 
-/// A raw, blocking TCP client for end-to-end tests: it sends exact bytes (so tests can send
-/// malformed or pipelined requests) and reads responses with a receive timeout, so no test
-/// can hang on a server that never answers.
-final class TestClient {
+/// A raw TCP client for end-to-end tests: it sends exact bytes (so tests can send malformed
+/// or pipelined requests) and reads responses against a deadline, so no test can hang on a
+/// server that never answers. The socket is non-blocking and waits are `Task.sleep` polls:
+/// the cooperative pool, which the server's `.pending` handlers need, is never blocked, and
+/// expectations stay inside the test's task (so failures are attributed to their test).
+final class TestClient: @unchecked Sendable { // used by one test task at a time
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -28,15 +30,14 @@ final class TestClient {
 
     let fd: Int32
     private var buffer: [UInt8] = []
+    private let timeout: Double
 
     /// Connects to `host:port` (IPv4 or IPv6 literal); reads time out after `timeout` seconds.
     init(port: Int, host: String = "127.0.0.1", timeout: Double = 10) throws {
         let isV6 = host.contains(":")
         fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        self.timeout = timeout
         let rc: Int32
         if isV6 {
             var address = sockaddr_in6()
@@ -64,29 +65,38 @@ final class TestClient {
             close(fd)
             throw Failure(description: "connect: errno \(err)")
         }
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
     }
 
     deinit { close(fd) }
 
-    func send(_ text: String) throws {
-        try send(Array(text.utf8))
+    func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    func send(_ bytes: [UInt8]) async throws {
+        let deadline = Self.deadline(timeout)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
-            offset += n
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if n > 0 {
+                offset += n
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try await Self.pause(until: deadline, "send")
+            } else {
+                throw Failure(description: "send: errno \(errno)")
+            }
         }
     }
 
     /// A GET (or another method) with `Host`, plus `extra` header lines.
     func request(_ method: String = "GET", _ target: String, version: String = "HTTP/1.1",
-                 extra: [String] = []) throws {
+                 extra: [String] = []) async throws {
         var text = "\(method) \(target) \(version)\r\nHost: test\r\n"
         for line in extra { text += line + "\r\n" }
-        try send(text + "\r\n")
+        try await send(text + "\r\n")
     }
 
     func shutdownWrite() {
@@ -94,7 +104,8 @@ final class TestClient {
     }
 
     /// Reads one response. `head: true` when it answers a HEAD request (no body follows).
-    func readResponse(head: Bool = false) throws -> Response {
+    func readResponse(head: Bool = false) async throws -> Response {
+        let deadline = Self.deadline(timeout)
         while true {
             if let end = headEnd() {
                 let headText = String(decoding: buffer[0..<end], as: UTF8.self)
@@ -113,37 +124,61 @@ final class TestClient {
                 let length = hasBody ? Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0 : 0
                 let total = end + 4 + length
                 while buffer.count < total {
-                    guard try fill() else { throw Failure(description: "EOF inside a body") }
+                    guard try await fill(until: deadline) else { throw Failure(description: "EOF inside a body") }
                 }
                 let body = Array(buffer[(end + 4)..<total])
                 buffer.removeSubrange(0..<total)
                 return Response(version: String(statusLine[0]), status: status, headers: headers, body: body)
             }
-            guard try fill() else { throw Failure(description: "EOF before a response (\(buffer.count) bytes buffered)") }
+            guard try await fill(until: deadline) else {
+                throw Failure(description: "EOF before a response (\(buffer.count) bytes buffered)")
+            }
         }
     }
 
-    /// True once the server closed the connection (EOF or reset) with no more bytes buffered
-    /// from it; false when bytes arrive instead or the read times out.
-    func isClosedByPeer() -> Bool {
+    /// Reads whatever arrives next (at least one byte), e.g. the start of a large body.
+    func readSome() async throws {
+        _ = try await fill(until: Self.deadline(timeout))
+    }
+
+    /// True once the server closed the connection (EOF or reset) with no more bytes from it;
+    /// false when bytes arrive instead or nothing happens before the deadline.
+    func isClosedByPeer() async -> Bool {
         guard buffer.isEmpty else { return false }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n == 0 { return true }
-        if n < 0 { return errno == ECONNRESET }
-        buffer.append(contentsOf: chunk[0..<n])
-        return false
+        do {
+            return try await fill(until: Self.deadline(timeout)) == false
+        } catch let failure as Failure where failure.description == "reset" {
+            return true
+        } catch {
+            return false
+        }
     }
 
-    private func fill() throws -> Bool {
+    /// Appends what arrives; false on EOF. Throws on timeout, and `reset` on ECONNRESET.
+    private func fill(until deadline: UInt64) async throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n > 0 {
-            buffer.append(contentsOf: chunk[0..<n])
-            return true
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                buffer.append(contentsOf: chunk[0..<n])
+                return true
+            }
+            if n == 0 { return false }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: try await Self.pause(until: deadline, "recv")
+            case ECONNRESET: throw Failure(description: "reset")
+            default: throw Failure(description: "recv: errno \(errno)")
+            }
         }
-        if n == 0 { return false }
-        throw Failure(description: "recv: errno \(errno)")
+    }
+
+    private static func deadline(_ seconds: Double) -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    }
+
+    private static func pause(until deadline: UInt64, _ what: String) async throws {
+        guard DispatchTime.now().uptimeNanoseconds < deadline else { throw Failure(description: "\(what) timed out") }
+        try await Task.sleep(nanoseconds: 500_000)
     }
 
     private func headEnd() -> Int? {
@@ -166,14 +201,3 @@ func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-/// Runs blocking socket work on a Dispatch thread, so tests never tie up the cooperative
-/// pool that the server's `.pending` handlers need.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try body() })
-        }
-    }
-}
-
-extension TestClient: @unchecked Sendable {} // used by one test task at a time
