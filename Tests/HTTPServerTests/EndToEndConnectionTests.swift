@@ -50,6 +50,16 @@ extension EndToEnd {
             #expect(t.server.openConnections == 0)
         }
 
+        @Test func clientThatStopsReadingIsCutAfterTheWriteTimeout() async throws {
+            let t = try TestServer.start { $0.writeTimeoutSeconds = 0.3 }
+            let c = try t.client()
+            try await c.request("GET", "/big") // 8 MiB, never read: the socket buffers fill up
+            #expect(await waitUntil { t.server.openConnections == 1 })
+            #expect(await waitUntil { t.server.openConnections == 0 })
+            #expect(t.log.all.isEmpty) // never fully written, so never logged
+            await t.stop()
+        }
+
         @Test func connectionsPastTheLimitGet503() async throws {
             let t = try TestServer.start { $0.maxConnections = 2 }
             let a = try t.client()
