@@ -3,7 +3,7 @@ import Dispatch
 /// One of the few serial queues that own connections, with the scratch memory its
 /// connections share.
 ///
-/// Connections are spread over `ProcessInfo`-many serial queues instead of a queue (and
+/// Connections are spread over a few serial queues (one per CPU by default) instead of a queue (and
 /// never a thread) each: a queue's connections run one at a time, so they can share one
 /// read buffer and one head buffer, which keeps an idle connection down to its object,
 /// its sources and its parser. Everything here is touched only on `queue`, hence
