@@ -5,7 +5,7 @@ import Testing
 
 /// The app on a real socket: the health check probe, readiness and the access log.
 @Suite struct EndToEndTests {
-    @Test(.disabled("until HTTPServer lands: branch ops carries the placeholder server; remove this trait at integration"))
+    @Test
     func healthcheckAgainstTheRealServerAndDrain() async throws {
         var config = AlmanacConfiguration()
         config.server.host = "127.0.0.1"
