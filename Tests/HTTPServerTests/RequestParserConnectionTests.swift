@@ -63,6 +63,14 @@ import Testing
         #expect(feedWhole("POST / HTTP/1.0\nExpect: 100-continue\nContent-Length: 2\n\n".crlf).isEmpty)
     }
 
+    @Test func expectContinueThenBodyError() {
+        let limits = RequestParserLimits(maxBodyBytes: 4)
+        let head = "POST / HTTP/1.1\nHost: a\nExpect: 100-continue\nTransfer-Encoding: chunked\n\n".crlf
+        #expect(feed([head, "5\n".crlf], limits: limits) == [.expectContinue, .error(413)])
+        // A declared length over the limit is refused instead of inviting the body.
+        #expect(feedWhole("POST / HTTP/1.1\nHost: a\nExpect: 100-continue\nContent-Length: 5\n\n".crlf, limits: limits) == [.error(413)])
+    }
+
     @Test(arguments: ["something", "100-continue, foo", "200-ok", "100-continue;x=1"])
     func otherExpectationIs417(value: String) {
         #expect(errorCode("POST / HTTP/1.1\nHost: a\nExpect: \(value)\nContent-Length: 1\n\nx") == 417)
@@ -119,6 +127,17 @@ import Testing
         parser.append("GET / HTTP/1.1\nHost: a\n\n".crlf)
         guard case .error(let after) = parser.next() else { Issue.record("error must be sticky"); return }
         #expect(after == first)
+    }
+
+    @Test func phaseAfterErrorIsWhereItHappened() {
+        var head = RequestParser()
+        head.append("GET / HTTP/1.1\nHost: a\nBad Name: 1\n".crlf)
+        _ = head.next()
+        #expect(head.phase == .head)
+        var body = RequestParser()
+        body.append("POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\nzz\n".crlf)
+        _ = body.next()
+        #expect(body.phase == .body)
     }
 
     @Test func errorDetailIsActionable() throws {
