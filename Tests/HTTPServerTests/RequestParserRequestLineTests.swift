@@ -112,3 +112,20 @@ import Testing
         #expect(errorCode(Array("GET / HTTP/1.1\rHost: a\r\n\r\n".utf8)) == 400)
     }
 }
+
+/// Inputs the fuzzer found, kept as regressions.
+@Suite struct RequestParserFuzzRegressionTests {
+    /// crash-2dc11ba3: an HTTP/1.0 absolute-form request without Host, its fields exactly at
+    /// the field limit. The target's authority becomes the Host field (RFC 9112 §3.2.2), so
+    /// the request carries one field more than was sent; that is not a limit breach.
+    @Test func absoluteFormHTTP10WithoutHostAtFieldLimit() throws {
+        let bytes = Array("GT http://p HTTP/1.0\r\nH: exam\r\nemo:16/TP/1.0\r\nH: exam\r\n\r\n".utf8)
+        let limits = RequestParserLimits(maxRequestLineBytes: 24, maxHeaderBytes: 48, maxHeaderFields: 3, maxBodyBytes: 12)
+        let (r, keepAlive) = try #require(firstRequest(bytes, limits: limits))
+        #expect(r.method == "GT")
+        #expect(r.path == "/")
+        #expect(r.headers.count == 4)
+        #expect(r.headers["Host"] == "p")
+        #expect(!keepAlive)
+    }
+}

@@ -55,7 +55,9 @@ func drive(_ chunks: [ArraySlice<UInt8>], limits: RequestParserLimits) -> [Diges
             case .request(let r, let keepAlive):
                 check(!r.method.isEmpty, "empty method")
                 check(r.body.count <= limits.maxBodyBytes, "body over the limit")
-                check(r.headers.count <= limits.maxHeaderFields, "too many fields")
+                // An absolute-form target may add the Host it names (RFC 9112 §3.2.2).
+                let injectedHost = r.target.hasPrefix("/") || r.target == "*" ? 0 : 1
+                check(r.headers.count <= limits.maxHeaderFields + injectedHost, "too many fields")
                 check(r.version == .http1_1 || r.version == .http1_0, "unsupported version accepted")
                 check(r.version == .http1_1 ? r.headers.values(for: "Host").count == 1 : r.headers.values(for: "Host").count <= 1, "Host rules")
                 check(r.requestID.isEmpty, "requestID filled by the parser")
