@@ -84,6 +84,7 @@ extension FullStackTests {
                     await eventually("\(clients) requests waiting on one load", timeout: 30) {
                         s.cacheStats("rates").misses == UInt64(clients)
                     }
+                    await eventually("the one load reaching the upstream") { gate.waiting == 1 }
                     #expect(s.count(F.coinbasePath) == 1)
                     gate.open()
                     var statuses: [Int: Int] = [:]

@@ -125,7 +125,7 @@ extension FullStackTests {
                 let last = try await client.readResponse()
                 #expect(last.status == 200)
                 #expect(last.header("Connection")?.lowercased() == "close")
-                #expect(try await client.receivesNothing(within: 5))
+                #expect(await client.isClosedByPeer(within: 5))
             }
         }
 
@@ -188,5 +188,41 @@ extension FullStackTests {
                 }
             }
         }
+    }
+}
+
+extension FullStackTests.Server {
+    /// `AlmanacApp.shutdown()` with a request in flight: new connections are refused, the
+    /// request is answered (with `Connection: close`), then the connection is closed — a
+    /// request pipelined behind it is left unanswered for the client to retry elsewhere.
+    @Test func drainFinishesTheInFlightRequest() async throws {
+        let gate = ThreadGate()
+        let s = try FullStack(script: { stub in
+            FullStackFixtures.scriptAll(stub)
+            stub.route(F.coinbasePath) { _ in
+                gate.wait()
+                return .json(F.coinbase)
+            }
+        })
+        defer {
+            gate.open()
+            s.stub.stop()
+        }
+        let client = try s.connect()
+        try await client.send(WireClient.requestText("GET", "/v1/rates/USD", extra: ["X-Request-ID: held"])
+            + WireClient.requestText("GET", "/readyz", extra: ["X-Request-ID: behind"]))
+        await eventually("the request reaching the upstream") { gate.waiting == 1 }
+        let shutdown = Task { await s.app.shutdown() }
+        await eventually("new connections refused while draining") { (try? s.connect()) == nil }
+        gate.open()
+        let held = try await client.readResponse()
+        #expect(held.status == 200)
+        #expect(held.header("X-Request-ID") == "held")
+        #expect(held.json?["rate"] == .number("91234.56"))
+        #expect(held.header("Connection")?.lowercased() == "close")
+        #expect(await client.isClosedByPeer(within: 5))
+        client.close()
+        await shutdown.value
+        #expect(s.logs.lines.contains { $0.contains(#""msg":"stopped""#) })
     }
 }

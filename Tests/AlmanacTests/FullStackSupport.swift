@@ -213,6 +213,9 @@ final class WireClient: @unchecked Sendable { // used by one task at a time
 
     deinit { Glibc.close(fd) }
 
+    /// Shuts the socket down both ways now (the descriptor is released by `deinit`).
+    func close() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     func send(_ text: String) async throws { try await send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) async throws {
@@ -287,6 +290,19 @@ final class WireClient: @unchecked Sendable { // used by one task at a time
             return try await fill(deadline) == false ? buffer.isEmpty : false
         } catch let failure as Failure where failure.description.hasSuffix("timed out") {
             return buffer.isEmpty
+        }
+    }
+
+    /// True when the server closes the connection (EOF or reset) within `seconds`, with no
+    /// further bytes first.
+    func isClosedByPeer(within seconds: Double) async -> Bool {
+        guard buffer.isEmpty else { return false }
+        do {
+            return try await fill(Deadline(seconds: seconds)) == false
+        } catch let failure as Failure {
+            return failure.description == "reset"
+        } catch {
+            return false
         }
     }
 
