@@ -193,9 +193,17 @@ final class WireClient: @unchecked Sendable { // used by one task at a time
     private let timeout: Double
 
     init(port: Int, timeout: Double = 15) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        // Connected before any stored property is set: were `init` to throw after that,
+        // `deinit` would run and close the descriptor a second time — by then perhaps a
+        // number another test's socket was given.
+        fd = try WireClient.connected(port: port)
         self.timeout = timeout
+    }
+
+    /// A non-blocking socket connected to 127.0.0.1:`port`; closed again when connecting fails.
+    private static func connected(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -209,6 +217,7 @@ final class WireClient: @unchecked Sendable { // used by one task at a time
             throw Failure(description: code == ECONNREFUSED ? "refused" : "connect: errno \(code)")
         }
         _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        return fd
     }
 
     deinit { Glibc.close(fd) }
