@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPClientTestSupport
 import Rates
 import Testing
@@ -224,5 +225,27 @@ extension FullStackTests.Server {
         client.close()
         await shutdown.value
         #expect(s.logs.lines.contains { $0.contains(#""msg":"stopped""#) })
+    }
+}
+
+extension FullStackTests.Server {
+    /// After `shutdown()` nothing keeps the app's parts alive: the upstream client (its curl
+    /// multi handle, wakeup socketpair, timer and pooled upstream connections) is released.
+    /// It once leaked: `Lifecycle` → `HTTPServer` → responder → router → readiness closure →
+    /// `Lifecycle`, a cycle that held every started app, and its sockets, for good.
+    @Test func shutdownReleasesTheAppAndItsUpstreamClient() async throws {
+        weak var weakApp: AlmanacApp?
+        weak var weakClient: CurlHTTPClient?
+        do {
+            let s = try FullStack(configure: { $0.server.shutdownGraceSeconds = 0.2 })
+            weakApp = s.app
+            weakClient = s.app.httpClient as? CurlHTTPClient
+            #expect(weakClient != nil)
+            #expect(try await s.get("/v1/rates").status == 200)
+            #expect(try await s.get("/v1/books/\(F.isbn13)").status == 200)
+            await s.stop()
+        }
+        await eventually("the app released") { weakApp == nil }
+        await eventually("the upstream client released after shutdown") { weakClient == nil }
     }
 }
