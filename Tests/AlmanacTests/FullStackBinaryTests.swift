@@ -17,6 +17,9 @@ enum AlmanacBinary {
     final class Spawned: Sendable {
         let process: Process
         let directory: URL
+        /// Our copies of the child's output descriptors, closed once it exited (Foundation
+        /// keeps them open otherwise, one pair per spawn).
+        private let outputs: [FileHandle]
 
         init(_ arguments: [String], environment: [String: String]) throws {
             directory = FileManager.default.temporaryDirectory
@@ -31,10 +34,18 @@ enum AlmanacBinary {
             process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
             process.currentDirectoryURL = directory
             process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
-            process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
-            try process.run()
+            let outputs = [try FileHandle(forWritingTo: directory.appendingPathComponent("stdout")),
+                           try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))]
+            process.standardOutput = outputs[0]
+            process.standardError = outputs[1]
+            self.outputs = outputs
             self.process = process
+            do {
+                try process.run()
+            } catch {
+                closeOutputs()
+                throw error
+            }
         }
 
         var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
@@ -49,6 +60,7 @@ enum AlmanacBinary {
                 kill()
                 return nil
             }
+            closeOutputs()
             guard process.terminationReason == .exit else { return -process.terminationStatus }
             return process.terminationStatus
         }
@@ -62,7 +74,14 @@ enum AlmanacBinary {
             process.waitUntilExit()
         }
 
-        func removeFiles() { try? FileManager.default.removeItem(at: directory) }
+        func closeOutputs() {
+            for handle in outputs { try? handle.close() }
+        }
+
+        func removeFiles() {
+            closeOutputs()
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// Runs the binary to completion (bounded) and returns its status and output.
