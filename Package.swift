@@ -15,7 +15,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "HTTPServer"),
+        // epoll(7) headers for the server's poller (Linux only; no library to link).
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
         .target(name: "Cache"),
