@@ -64,7 +64,8 @@ public final class AlmanacApp: Sendable {
         let logger = self.logger
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
                                 responder: RouteMetricsResponder.make(router: router, metrics: httpMetrics),
-                                accessLog: { logger.access($0) })
+                                accessLog: { logger.access($0) },
+                                accessLogFlush: { logger.flushAccessLog() })
         let port = try server.start()
         lifecycle.server = server
         logger.info("listening", [

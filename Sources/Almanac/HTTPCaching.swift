@@ -1,5 +1,6 @@
 import Cache
 import HTTPServer
+import Synchronization
 
 /// Turns a cache lookup and its rendered bytes into the response a client sees (API.md §5):
 /// `X-Cache`, `Age`, `Cache-Control: public, max-age=<freshness left>`, a strong `ETag`,
@@ -45,16 +46,41 @@ public enum HTTPCaching {
         freshness: Freshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(6)
         headers.add("ETag", etag)
-        headers.add("Cache-Control", "public, max-age=\(Int(max(0, freshness.freshnessLeftSeconds).rounded(.down)))")
+        let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
+        let (cacheControl, hitStatus) = FreshnessStrings.values(left)
+        headers.add("Cache-Control", cacheControl)
         headers.add("Age", String(Int(max(0, freshness.ageSeconds).rounded(.down))))
         headers.add("X-Cache", freshness.outcome.rawValue)
-        headers.add("Cache-Status", cacheStatus(freshness))
+        // A hit's `Cache-Status` only depends on the (non-negative) seconds left.
+        headers.add("Cache-Status", freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0
+                    ? hitStatus : cacheStatus(freshness))
         if status == .ok, let inm = request.headers["If-None-Match"], ifNoneMatch(inm, matches: etag) {
             return HTTPResponse(status: .notModified, headers: headers, body: [])
         }
         headers.add("Content-Type", contentType)
         return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// The `Cache-Control` and hit `Cache-Status` values for a number of seconds left, kept
+    /// for the last few values seen: every hit within one second of one entry asks for the
+    /// same strings, so they are formatted once rather than per request.
+    enum FreshnessStrings {
+        private static let recent = Mutex<[(seconds: Int, cacheControl: String, hitStatus: String)]>([])
+
+        static func values(_ seconds: Int) -> (cacheControl: String, hitStatus: String) {
+            if let found = recent.withLock({ $0.first { $0.seconds == seconds } }) {
+                return (found.cacheControl, found.hitStatus)
+            }
+            let made = (seconds: seconds, cacheControl: "public, max-age=\(seconds)",
+                        hitStatus: "\(HTTPCaching.cacheName); hit; ttl=\(seconds)")
+            recent.withLock { list in
+                if list.count >= 8 { list.removeFirst() }
+                list.append(made)
+            }
+            return (made.cacheControl, made.hitStatus)
+        }
     }
 
     /// The `Cache-Status` field value (RFC 9211 §2): a hit states its remaining TTL, a stale

@@ -7,32 +7,88 @@ import Synchronization
 
 /// Where finished log lines go. One call per line, newline included.
 public protocol LogSink: Sendable {
+    /// Writes `line` now (after any deferred lines, so order is kept).
     func write(line: [UInt8])
+    /// Accepts a line that may wait for the next `flush()` (the access log: its owner calls
+    /// `flush()` before the connection queue goes idle). Default: `write(line:)`.
+    func writeDeferred(line: [UInt8])
+    /// Writes every deferred line. Default: nothing to do.
+    func flush()
 }
 
-/// Standard output with one `write(2)` per line (looping only on a short write), under a
-/// lock so concurrent lines never interleave even past `PIPE_BUF`. Unbuffered on purpose:
-/// a line is on its way to the log collector before the next request runs, and nothing is
-/// lost when the process is killed.
-public final class StandardOutputSink: LogSink {
-    private let lock = Mutex(())
-    private let fd: Int32
+extension LogSink {
+    public func writeDeferred(line: [UInt8]) { write(line: line) }
+    public func flush() {}
+}
 
-    public init(fileDescriptor: Int32 = 1) { fd = fileDescriptor }
+/// Standard output, whole lines only: concurrent lines never interleave even past
+/// `PIPE_BUF`. Immediate lines are written at once (after whatever was deferred). Deferred
+/// lines (the access log) collect in a buffer that `flush()` writes with one `write(2)`; the
+/// server flushes after each batch of ready sockets, before its queue goes idle, so a line
+/// waits for at most the batch it belongs to, and the buffer is written at once past
+/// `flushThreshold` bytes. Shutdown ends with an immediate line ("stopped"), which flushes.
+public final class StandardOutputSink: LogSink {
+    /// Lines waiting for `flush()`.
+    private let pending = Mutex<[UInt8]>([])
+    /// Held while writing (order across flushes); holds the spare buffer swapped with `pending`.
+    private let output = Mutex<[UInt8]>([])
+    private let fd: Int32
+    public let flushThreshold: Int
+
+    public init(fileDescriptor: Int32 = 1, flushThreshold: Int = 64 * 1024) {
+        fd = fileDescriptor
+        self.flushThreshold = flushThreshold
+    }
 
     public func write(line: [UInt8]) {
-        lock.withLock { _ in
-            line.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n > 0 {
-                        offset += n
-                    } else if n < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return  // stdout closed or full disk: drop the line, never crash
-                    }
+        output.withLock { spare in
+            takePending(into: &spare)
+            if !spare.isEmpty {
+                writeAll(spare)
+                spare.removeAll(keepingCapacity: true)
+            }
+            writeAll(line)
+        }
+    }
+
+    public func writeDeferred(line: [UInt8]) {
+        let size = pending.withLock { buffer -> Int in
+            if buffer.capacity == 0 { buffer.reserveCapacity(flushThreshold) }
+            buffer.append(contentsOf: line)
+            return buffer.count
+        }
+        if size >= flushThreshold { flush() }
+    }
+
+    public func flush() {
+        output.withLock { spare in
+            takePending(into: &spare)
+            guard !spare.isEmpty else { return }
+            writeAll(spare)
+            spare.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Swaps the pending lines into `spare` (empty on entry), leaving `spare`'s storage behind.
+    private func takePending(into spare: inout [UInt8]) {
+        pending.withLock { buffer in
+            guard !buffer.isEmpty else { return }
+            swap(&buffer, &spare)
+        }
+    }
+
+    /// One `write(2)` per call, looping only on a short write.
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return  // stdout closed or full disk: drop the line, never crash
                 }
             }
         }

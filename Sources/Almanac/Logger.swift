@@ -2,7 +2,9 @@ import HTTPServer
 
 /// Structured logging to stdout, one line per event: JSON lines by default (for log
 /// shippers), `key=value` text on request. Every message and field passes the `Redactor`
-/// first, at every level. Thread-safe; a line is one `write(2)`.
+/// first, at every level. Thread-safe; lines are never split. Access-log lines may be
+/// batched by the sink until `flushAccessLog()` (the server calls it before a connection queue
+/// goes idle); every other line is written at once, after any batched ones.
 public final class Logger: Sendable {
     public struct Configuration: Sendable {
         /// Lines below this level are dropped before any formatting work. Default `info`.
@@ -62,10 +64,11 @@ public final class Logger: Sendable {
         emit(.error, message(), fields)
     }
 
-    /// The access-log line of one request (API.md §6): logged at `info`.
+    /// The access-log line of one request (API.md §6): logged at `info`, possibly held by the
+    /// sink until `flushAccessLog()`.
     public func access(_ entry: AccessLogEntry) {
         guard isEnabled(.info) else { return }
-        emit(.info, "request", [
+        emit(.info, deferred: true, "request", [
             "method": .string(entry.method),
             "path": .string(entry.path),
             "status": .int(entry.status),
@@ -76,7 +79,10 @@ public final class Logger: Sendable {
         ])
     }
 
-    private func emit(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value>) {
+    /// Writes the access-log lines the sink holds.
+    public func flushAccessLog() { sink.flush() }
+
+    private func emit(_ level: LogLevel, deferred: Bool = false, _ message: String, _ fields: KeyValuePairs<String, Value>) {
         let redactor = configuration.redactor
         let time = LogTimestamp.now()
         var line: String
@@ -102,7 +108,7 @@ public final class Logger: Sendable {
                 }
             }
             bytes.append(contentsOf: "}\n".utf8)
-            sink.write(line: bytes)
+            if deferred { sink.writeDeferred(line: bytes) } else { sink.write(line: bytes) }
             return
         case .text:
             line = "\(time) \(level.rawValue.uppercased()) \(TextFormat.value(redactor.redact(message), bare: true))"
@@ -116,7 +122,7 @@ public final class Logger: Sendable {
             }
             line += "\n"
         }
-        sink.write(line: Array(line.utf8))
+        if deferred { sink.writeDeferred(line: Array(line.utf8)) } else { sink.write(line: Array(line.utf8)) }
     }
 }
 

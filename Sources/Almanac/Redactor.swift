@@ -16,16 +16,64 @@ public struct Redactor: Sendable {
     /// Exact strings to mask. Very short ones are ignored: masking "a" would shred every line.
     public let secrets: [String]
 
+    /// The secrets' bytes when every secret is plain ASCII (nil otherwise), for `mightNeedMasking`.
+    private let asciiSecrets: [[UInt8]]?
+
     public init(secrets: [String] = []) {
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+        self.asciiSecrets = self.secrets.allSatisfy(Redactor.isPlainASCII) ? self.secrets.map { Array($0.utf8) } : nil
     }
 
     public func redact(_ text: String) -> String {
+        // Most fields (methods, paths, ids, addresses) hold nothing to mask: one pass over the
+        // bytes proves it and returns the text untouched, with no allocation.
+        if let clean = text.utf8.withContiguousStorageIfAvailable({ !mightNeedMasking($0) }), clean { return text }
         var out = text
         for secret in secrets where Redactor.contains(out, secret) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
         return Redactor.maskCredentials(in: Redactor.maskQueryParameters(in: out))
+    }
+
+    /// False only when `redact` would return `text` unchanged: plain ASCII (no CR, see
+    /// `contains`) without `=` (query parameters, `authorization=`), without a credential
+    /// marker and without any configured secret. Anything else takes the full path.
+    private func mightNeedMasking(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var sawMarkerStart = false
+        for b in text {
+            if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") { return true }
+            let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            if lower == UInt8(ascii: "a") || lower == UInt8(ascii: "b") { sawMarkerStart = true }
+        }
+        if sawMarkerStart {
+            for marker in Redactor.credentialMarkerBytes where Redactor.containsIgnoringASCIICase(text, marker) { return true }
+        }
+        guard let asciiSecrets else { return true }
+        for secret in asciiSecrets where Redactor.containsBytes(text, secret) { return true }
+        return false
+    }
+
+    private static let credentialMarkerBytes = credentialMarkers.map { Array($0.utf8) }
+
+    private static func containsIgnoringASCIICase(_ text: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {
+        guard marker.count <= text.count else { return false }
+        for start in 0...(text.count - marker.count) {
+            var k = 0
+            while k < marker.count {
+                let c = text[start + k]
+                guard (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == marker[k] else { break }
+                k += 1
+            }
+            if k == marker.count { return true }
+        }
+        return false
+    }
+
+    private static func containsBytes(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        let n = needle.count
+        guard n <= text.count else { return n == 0 }
+        for start in 0...(text.count - n) where text[start..<(start + n)].elementsEqual(needle) { return true }
+        return false
     }
 
     /// `…?key=SECRET&x=1` → `…?key=***&x=1`: a parameter starts after `?`, `&` or `;`.

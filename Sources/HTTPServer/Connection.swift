@@ -336,6 +336,7 @@ final class Connection: @unchecked Sendable {
             accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
                                      durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
                                      requestID: current.requestID, remoteAddress: remoteAddress))
+            if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
         if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings
         execute(machine.writeFinished(now: Self.now()))

@@ -16,6 +16,19 @@ final class ConnectionQueue: @unchecked Sendable {
     var headBuffer: [UInt8] = []
     /// Readiness of this queue's sockets.
     let poller: SocketPoller
+    /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
+    private var logFlushScheduled = false
+
+    /// Runs `flush` once on this queue after the work in hand: lines logged during a batch of
+    /// ready sockets go out together, before the queue goes idle. Called on `queue`.
+    func scheduleLogFlush(_ flush: @escaping @Sendable () -> Void) {
+        guard !logFlushScheduled else { return }
+        logFlushScheduled = true
+        queue.async { [self] in
+            logFlushScheduled = false
+            flush()
+        }
+    }
 
     init(label: String, readBufferSize: Int = 64 * 1024) {
         queue = DispatchQueue(label: label, qos: .userInitiated)

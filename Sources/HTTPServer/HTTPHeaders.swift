@@ -41,6 +41,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Room for `count` fields without reallocating (a handler that knows its fields).
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
@@ -64,6 +67,8 @@ extension String {
     /// so this avoids the cost and the locale traps of full Unicode case folding.
     @inlinable
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        // Native strings know their UTF-8 length: most mismatches end here.
+        guard self.utf8.count == other.utf8.count else { return false }
         var a = self.utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {

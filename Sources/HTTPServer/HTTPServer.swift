@@ -27,12 +27,18 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - accessLog: called after each response is fully written (on a connection queue:
     ///     keep it quick).
+    ///   - accessLogFlush: when set, `accessLog` may buffer its lines: this is called on the
+    ///     same connection queue after the work in hand (the current batch of ready sockets, a
+    ///     delivered answer), before that queue goes idle, whenever `accessLog` ran since the
+    ///     last call. One call covers every line logged on that queue until then.
     ///   - errorLog: operational problems (accept failures); stderr when nil.
     public init(configuration: HTTPServerConfiguration,
                 responder: @escaping Responder,
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
+                accessLogFlush: (@Sendable () -> Void)? = nil,
                 errorLog: (@Sendable (String) -> Void)? = nil) {
         core = ServerCore(configuration: configuration, responder: responder, accessLog: accessLog,
+                          accessLogFlush: accessLogFlush,
                           log: errorLog ?? { message in
                               let line = Array("almanac http: \(message)\n".utf8)
                               _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

@@ -20,6 +20,10 @@ public enum QueryString {
     /// Decodes `%XX` escapes (and `+` when `plusIsSpace`). Bytes that do not form valid
     /// UTF-8 after decoding are replaced with U+FFFD rather than failing.
     public static func percentDecode<S: Collection>(_ bytes: S, plusIsSpace: Bool) -> String where S.Element == UInt8 {
+        // Nothing to decode (the common case): the bytes become the String directly.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex

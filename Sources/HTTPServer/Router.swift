@@ -34,6 +34,11 @@ public struct Router: Sendable {
     }
 
     private var entries: [Entry] = []
+    /// Patterns without placeholders, by the `/`-led path they match: the index into `entries` of each
+    /// such route, per pattern, in registration order. A path equal to one of them can only be
+    /// answered by those entries (a fully literal match beats any placeholder match), so the
+    /// common case needs one hash lookup instead of splitting the path and trying every route.
+    private var literalRoutes: [String: [Int]] = [:]
 
     public init() {}
 
@@ -41,8 +46,13 @@ public struct Router: Sendable {
     public var routes: [Route] { entries.map(\.route) }
 
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        entries.append(Entry(route: Route(method: method, pattern: pattern),
-                             segments: Router.compile(pattern), handler: handler))
+        let segments = Router.compile(pattern)
+        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            // Keyed by the path that splits into exactly these segments.
+            let key = "/" + segments.map { if case let .literal(text) = $0 { text } else { "" } }.joined(separator: "/")
+            literalRoutes[key, default: []].append(entries.count)
+        }
+        entries.append(Entry(route: Route(method: method, pattern: pattern), segments: segments, handler: handler))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
@@ -56,6 +66,16 @@ public struct Router: Sendable {
     }
 
     public func match(method: String, path: String) -> Match {
+        // Fast path: an exact literal route with this method (or GET for HEAD). The first one
+        // registered wins, as in the general loop (ties keep the earlier entry).
+        if let candidates = literalRoutes[path] {
+            for index in candidates {
+                let entry = entries[index]
+                if entry.route.method == method || (method == "HEAD" && entry.route.method == "GET") {
+                    return .found(entry.route, RouteParameters(), entry.handler)
+                }
+            }
+        }
         let pathSegments = Router.split(path)
         var allowed: [String] = []
         var best: (entry: Entry, params: RouteParameters, literals: Int)?

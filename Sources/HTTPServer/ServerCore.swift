@@ -12,6 +12,7 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let responder: HTTPServer.Responder
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    let accessLogFlush: (@Sendable () -> Void)?
     let log: @Sendable (String) -> Void
     let timeouts: ConnectionStateMachine.Timeouts
     let parserLimits: RequestParserLimits
@@ -35,10 +36,12 @@ final class ServerCore: Sendable {
     private let registry = Mutex(Registry())
 
     init(configuration: HTTPServerConfiguration, responder: @escaping HTTPServer.Responder,
-         accessLog: (@Sendable (AccessLogEntry) -> Void)?, log: @escaping @Sendable (String) -> Void) {
+         accessLog: (@Sendable (AccessLogEntry) -> Void)?, accessLogFlush: (@Sendable () -> Void)? = nil,
+         log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.responder = responder
         self.accessLog = accessLog
+        self.accessLogFlush = accessLogFlush
         self.log = log
         self.timeouts = ConnectionStateMachine.Timeouts(configuration)
         self.parserLimits = RequestParserLimits(maxRequestLineBytes: configuration.maxRequestLineBytes,

@@ -88,3 +88,65 @@ import Testing
         #expect(r.redact("monkey=banana?keyboard=1") == "monkey=banana?keyboard=1")
     }
 }
+
+/// The standard-output sink batches access-log lines until `flush()` (or an immediate line,
+/// or the threshold) and never reorders or loses a line.
+@Suite struct StandardOutputSinkTests {
+    private func withPipe(_ body: (Int32) -> Void) -> String {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        body(fds[1])
+        close(fds[1])
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fds[0], &chunk, chunk.count)
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        close(fds[0])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func deferredLinesWaitForFlushAndKeepOrder() {
+        let text = withPipe { fd in
+            let sink = StandardOutputSink(fileDescriptor: fd)
+            sink.writeDeferred(line: Array("a\n".utf8))
+            sink.writeDeferred(line: Array("b\n".utf8))
+            sink.write(line: Array("c\n".utf8))  // immediate: after the deferred ones
+            sink.writeDeferred(line: Array("d\n".utf8))
+            sink.flush()
+            sink.flush()  // nothing left: nothing written twice
+        }
+        #expect(text == "a\nb\nc\nd\n")
+    }
+
+    @Test func thresholdFlushesWithoutWaiting() {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        let sink = StandardOutputSink(fileDescriptor: fds[1], flushThreshold: 8)
+        sink.writeDeferred(line: Array("1234\n".utf8))
+        var chunk = [UInt8](repeating: 0, count: 64)
+        #expect(read(fds[0], &chunk, chunk.count) == -1)  // held
+        sink.writeDeferred(line: Array("5678\n".utf8))
+        #expect(read(fds[0], &chunk, chunk.count) == 10)  // past the threshold: written
+    }
+
+    @Test func accessLinesAreDeferredOtherLinesAreNot() {
+        let text = withPipe { fd in
+            let logger = Logger(configuration: .init(level: .info), sink: StandardOutputSink(fileDescriptor: fd))
+            logger.access(AccessLogEntry(method: "GET", path: "/v1/rates?key=SECRET", status: 200, bytes: 5,
+                                         durationSeconds: 0.001, requestID: "r1", remoteAddress: "127.0.0.1:1"))
+            logger.info("later")
+            logger.flushAccessLog()
+        }
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""msg":"request""#) == true)
+        #expect(lines.first?.contains("key=***") == true)
+        #expect(lines.first?.contains("SECRET") == false)
+        #expect(lines.last?.contains(#""msg":"later""#) == true)
+    }
+}

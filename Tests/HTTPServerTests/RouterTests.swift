@@ -59,6 +59,27 @@ import Testing
         #expect(body("PUT", "/v1/rates").2["Allow"] == "GET, HEAD")
     }
 
+    /// The exact-path fast path must agree with full matching: a literal route beats a
+    /// placeholder route registered before it, and a literal path whose routes lack the method
+    /// still falls through to placeholder routes that have it.
+    @Test func literalFastPathAgreesWithFullMatching() {
+        var r = Router()
+        r.get("/v1/rates/{code}") { _, p in .ready(HTTPResponse(body: Array("one:\(p["code"]!)".utf8))) }
+        r.get("/v1/rates/latest") { _, _ in .ready(HTTPResponse(body: Array("latest".utf8))) }
+        r.delete("/v1/items/all") { _, _ in .ready(HTTPResponse(body: Array("deleted".utf8))) }
+        r.get("/v1/items/{id}") { _, p in .ready(HTTPResponse(body: Array("item:\(p["id"]!)".utf8))) }
+        func text(_ method: String, _ path: String) -> String? {
+            guard case let .found(_, params, handler) = r.match(method: method, path: path),
+                  case let .ready(response) = handler(HTTPRequest(method: method, target: path), params) else { return nil }
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        #expect(text("GET", "/v1/rates/latest") == "latest")
+        #expect(text("HEAD", "/v1/rates/latest") == "latest")
+        #expect(text("GET", "/v1/rates/EUR") == "one:EUR")
+        #expect(text("DELETE", "/v1/items/all") == "deleted")
+        #expect(text("GET", "/v1/items/all") == "item:all")
+    }
+
     @Test func trailingSlashIsADifferentPath() {
         #expect(body("GET", "/v1/rates/").0 == 404)
     }
