@@ -43,19 +43,32 @@ extension BooksRoutes {
         let known = answers, toLoad = missing
         return .pending {
             var answers = known
-            await withTaskGroup(of: (ISBN, Result<CacheLookup<BookAnswer>, Problem>).self) { group in
+            await withTaskGroup(of: BatchLookup.self) { group in
                 for isbn in toLoad {
                     group.addTask {
                         do {
-                            return (isbn, .success(try await service.book(isbn)))
+                            return BatchLookup(isbn: isbn, answer: .success(try await service.book(isbn)))
                         } catch {
-                            return (isbn, .failure(BooksProblems.problem(for: error)))
+                            return BatchLookup(isbn: isbn, answer: .failure(BooksProblems.problem(for: error)))
                         }
                     }
                 }
-                for await (isbn, answer) in group { answers[isbn] = answer }
+                while let lookup = await group.next() { answers[lookup.isbn] = lookup.answer }
             }
             return batchResponse(entries, answers)
+        }
+    }
+
+    /// One child task's answer. A named final class rather than a tuple: the release build of
+    /// Swift 6.3.1 crashed copying a `(ISBN, Result<CacheLookup<BookAnswer>, Problem>)` child
+    /// result into the waiting parent (`TaskGroupBase::prepareWaitingTaskWithTask`,
+    /// reproduced by `bench/repro/batch_crash.sh`); a single reference is trivially copied.
+    final class BatchLookup: Sendable {
+        let isbn: ISBN
+        let answer: Result<CacheLookup<BookAnswer>, Problem>
+        init(isbn: ISBN, answer: Result<CacheLookup<BookAnswer>, Problem>) {
+            self.isbn = isbn
+            self.answer = answer
         }
     }
 
