@@ -11,6 +11,10 @@ extension AlmanacConfiguration {
         c.port = server.port
         c.maxConnections = server.maxConnections
         c.headerTimeoutSeconds = server.headerTimeoutSeconds
+        // A body gets no longer than a head: no almanac route takes a body, and a 30 s body
+        // deadline let slow-body clients (slowhttptest -B) hold every connection slot
+        // (bench/repro/slow_body_exhaustion.sh).
+        c.bodyTimeoutSeconds = server.headerTimeoutSeconds
         c.idleTimeoutSeconds = server.idleTimeoutSeconds
         c.maxHeaderBytes = server.maxHeaderBytes
         c.maxBodyBytes = server.maxBodyBytes
