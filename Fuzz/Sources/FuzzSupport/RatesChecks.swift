@@ -1,9 +1,10 @@
 // What every rates decoder promises, checked on every input:
 // - the body either decodes or fails with `UpstreamError(.malformed)` naming the provider;
 // - a decoded table has BTC = 1, at least one other code, only three-letter upper-case codes,
-//   only rates within 1e-30…1e30 (RateTableBuilder.usableRates), `codes` = sorted keys, currencies only for quoted codes;
-// - every rate is exactly the value of an upstream entry for that code, and every usable
-//   upstream entry with a positive value is in the table (nothing invented, nothing lost);
+//   only rates within 1e-30…1e30 (RateTableBuilder.usableRates), `codes` = sorted keys, and
+//   currencies only for quoted codes;
+// - every rate is exactly the value of an upstream entry for that code, and every upstream
+//   entry with a value in range is in the table (nothing invented, nothing lost);
 // - `updated` is a date-time almanac can write as RFC 3339 (a four-digit year);
 // - the table renders (rates, a cross rate, convert, currencies, the CoinDesk BPI formats)
 //   to valid JSON, and base-BTC rates survive the Decimal → JSON text → Decimal trip exactly.
