@@ -1,14 +1,42 @@
 // swift-tools-version:6.0
-// libFuzzer target for the HTTP/1.1 request parser. Built by scripts/fuzz.sh, never by the
-// root package: a fuzz entry point has no `main`, which a normal executable build requires.
-// scripts/fuzz.sh links the parser's sources from ../Sources/HTTPServer into
-// Sources/ParserFuzz/Linked (generated, ignored by git) so new parser files are picked up.
+// libFuzzer targets: the HTTP/1.1 request parser and each upstream provider's decoder.
+// Built by scripts/fuzz.sh, never by the root package: a fuzz entry point has no `main`,
+// which a normal executable build requires.
+//
+// The product sources are reached through symlinks that scripts/fuzz.sh regenerates on
+// every run (generated, ignored by git), so new product files are picked up:
+//   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
+//                                the parser target itself, as before)
+//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,HTTPClient,Cache,Rates,Books},
+//                                rebuilt here as the same modules with the same dependencies
+// (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
+// one symlink per file.) The only non-toolchain dependency is libcurl, a system library
+// (libcurl4-openssl-dev), exactly as in the root package; no Swift package dependencies.
 import PackageDescription
 
+let linked = "Sources/Linked/"
+
 let package = Package(
-    name: "ParserFuzz",
+    name: "AlmanacFuzz",
     targets: [
+        // The product modules the decoders live in (same names and graph as ../Package.swift).
+        .systemLibrary(name: "CCurl", path: linked + "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "HTTPClient", dependencies: ["CCurl"], path: linked + "HTTPClient"),
+        .target(name: "Cache", path: linked + "Cache"),
+        .target(name: "Rates", dependencies: ["HTTPClient", "Cache"], path: linked + "Rates"),
+        .target(name: "Books", dependencies: ["HTTPClient", "Cache"], path: linked + "Books"),
+
+        // Invariant checks shared by the decoder targets.
+        .target(name: "FuzzSupport", dependencies: ["HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
+
+        // One executable per target; scripts/fuzz.sh names them parser, coinbase, ….
         .executableTarget(name: "ParserFuzz", path: "Sources/ParserFuzz"),
+        .executableTarget(name: "CoinbaseFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinbaseFuzz"),
+        .executableTarget(name: "CoinGeckoFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinGeckoFuzz"),
+        .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),
+        .executableTarget(name: "GoogleBooksFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/GoogleBooksFuzz"),
+        .executableTarget(name: "OpenLibraryFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/OpenLibraryFuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,20 +1,64 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the HTTP request parser and runs it for a bounded time.
-#   scripts/fuzz.sh [seconds]      (default 60)
-# Seeds: Fuzz/corpus/parser (committed). Inputs libFuzzer discovers go to
-# Fuzz/.build/corpus (not committed); crashes go to fuzz-artifacts/.
+# Builds the libFuzzer targets and runs each for a bounded time (docs/fuzzing.md).
+#   scripts/fuzz.sh [seconds] [target ...]     seconds: per target, default 60
+#   scripts/fuzz.sh coinbase                   one target, 60 s
+#   scripts/fuzz.sh --list                     the target names
+#   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
+# Targets: parser (HTTP/1.1 request parser) and one per upstream decoder: coinbase,
+# coingecko, coindesk, google-books, open-library. No target named = all of them, in turn.
+# Seeds: Fuzz/corpus/<target> (committed). Inputs libFuzzer discovers go to
+# Fuzz/.build/corpus/<target> (not committed); crashes go to fuzz-artifacts/<target>/.
+# Exit status: 0 when every target ran its time without a finding, else 1 (after running
+# the remaining targets).
 set -euo pipefail
-SECONDS_TO_RUN="${1:-60}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ="$ROOT/Fuzz"
-LINKED="$FUZZ/Sources/ParserFuzz/Linked"
+ALL_TARGETS=(parser coinbase coingecko coindesk google-books open-library)
 
-# Link the parser and the shared types it uses (a symlink per file, regenerated each run).
-rm -rf "$LINKED"
-mkdir -p "$LINKED"
-for f in "$ROOT"/Sources/HTTPServer/RequestParser*.swift "$ROOT"/Sources/HTTPServer/Parse*.swift \
-         "$ROOT"/Sources/HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift; do
-  ln -s "../../../../Sources/HTTPServer/$(basename "$f")" "$LINKED/$(basename "$f")"
+# target name → executable product, dictionary, largest input.
+product() {
+  case "$1" in
+    parser) echo ParserFuzz ;;
+    coinbase) echo CoinbaseFuzz ;;
+    coingecko) echo CoinGeckoFuzz ;;
+    coindesk) echo CoinDeskFuzz ;;
+    google-books) echo GoogleBooksFuzz ;;
+    open-library) echo OpenLibraryFuzz ;;
+    *) return 1 ;;
+  esac
+}
+dictionary() { [ "$1" = parser ] && echo "$FUZZ/http.dict" || echo "$FUZZ/json.dict"; }
+max_len() { [ "$1" = parser ] && echo 4096 || echo 8192; }
+
+SECONDS_TO_RUN=60
+BUILD_ONLY=0
+TARGETS=()
+for arg in "$@"; do
+  if [ "$arg" = "--list" ]; then printf '%s\n' "${ALL_TARGETS[@]}"; exit 0
+  elif [ "$arg" = "--build-only" ]; then BUILD_ONLY=1
+  elif [[ "$arg" =~ ^[0-9]+$ ]]; then SECONDS_TO_RUN="$arg"
+  elif product "$arg" >/dev/null; then TARGETS+=("$arg")
+  else echo "fuzz.sh: unknown target '$arg' (targets: ${ALL_TARGETS[*]})" >&2; exit 2
+  fi
+done
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")
+
+# Link the product sources (a symlink per file: SwiftPM refuses a target directory that is a
+# symlink leading outside the package). Refreshed in place on every run — new files linked,
+# links to deleted files removed — so a concurrent run's build never sees a missing file.
+link() { # link DIR FILE...   (FILEs relative to $ROOT/Sources; DIR four levels below $ROOT)
+  local dir="$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do ln -sfn "../../../../Sources/$f" "$dir/$(basename "$f")"; done
+  find "$dir" -maxdepth 1 -xtype l -delete
+}
+# 1. The parser and the shared types it uses, compiled into the parser target itself.
+link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/RequestParser*.swift \
+  HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
+# 2. Whole modules for the decoders: Rates and Books with what they import (same module names
+#    and dependency graph as the root package, so their sources compile unchanged).
+for module in CCurl HTTPClient Cache Rates Books; do
+  link "$FUZZ/Sources/Linked/$module" $(cd "$ROOT/Sources" && ls "$module"/*)
 done
 
 # -parse-as-library: the entry point is LLVMFuzzerTestOneInput; libFuzzer brings `main`.
@@ -25,17 +69,31 @@ done
 # --disable-dead-strip: keep the linker from garbage-collecting the coverage sections.
 BUILD=(swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --disable-dead-strip)
 cd "$FUZZ"
-"${BUILD[@]}"
-BIN="$("${BUILD[@]}" --show-bin-path)/ParserFuzz"
+PRODUCTS=()
+for target in "${TARGETS[@]}"; do PRODUCTS+=(--product "$(product "$target")"); done
+if [ ${#TARGETS[@]} -eq 1 ]; then "${BUILD[@]}" "${PRODUCTS[@]}"; else "${BUILD[@]}"; fi
+BIN_DIR="$("${BUILD[@]}" --show-bin-path)"
+[ "$BUILD_ONLY" = 0 ] || exit 0
 
-mkdir -p "$FUZZ/.build/corpus" "$ROOT/fuzz-artifacts"
 # Swift's crash backtracer reads raw stack memory, which ASan reports as a second,
 # bogus error after a real trap; libFuzzer's own report is enough.
 export SWIFT_BACKTRACE=enable=no
-"$BIN" "$FUZZ/.build/corpus" "$FUZZ/corpus/parser" \
-  -dict="$FUZZ/http.dict" \
-  -max_total_time="$SECONDS_TO_RUN" \
-  -max_len=4096 \
-  -timeout=10 \
-  -print_final_stats=1 \
-  -artifact_prefix="$ROOT/fuzz-artifacts/"
+FAILED=()
+for target in "${TARGETS[@]}"; do
+  mkdir -p "$FUZZ/.build/corpus/$target" "$ROOT/fuzz-artifacts/$target"
+  echo "== fuzz $target for ${SECONDS_TO_RUN}s"
+  if ! "$BIN_DIR/$(product "$target")" "$FUZZ/.build/corpus/$target" "$FUZZ/corpus/$target" \
+      -dict="$(dictionary "$target")" \
+      -max_total_time="$SECONDS_TO_RUN" \
+      -max_len="$(max_len "$target")" \
+      -timeout=10 \
+      -print_final_stats=1 \
+      -artifact_prefix="$ROOT/fuzz-artifacts/$target/"; then
+    FAILED+=("$target")
+  fi
+done
+if [ ${#FAILED[@]} -gt 0 ]; then
+  echo "fuzz.sh: findings in: ${FAILED[*]} (inputs in fuzz-artifacts/)" >&2
+  exit 1
+fi
+echo "fuzz.sh: ${TARGETS[*]}: ${SECONDS_TO_RUN}s each, no findings"

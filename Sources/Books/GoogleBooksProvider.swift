@@ -48,15 +48,21 @@ public struct GoogleBooksProvider: BooksProvider {
             isbn: isbn,
             title: info.title.nonEmpty,
             subtitle: info.subtitle.nonEmpty,
-            authors: (info.authors ?? []).filter { !$0.isEmpty },
+            authors: Self.names(info.authors),
             publisher: info.publisher.nonEmpty,
             publishedDate: info.publishedDate.nonEmpty,
             pageCount: info.pageCount.flatMap { $0 > 0 ? $0 : nil },
             language: info.language.nonEmpty,
             description: info.description.nonEmpty,
-            categories: (info.categories ?? []).filter { !$0.isEmpty },
+            categories: Self.names(info.categories),
             coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).map(Self.secured),
             sources: [name])
+    }
+
+    /// Author or category names, trimmed, without blank ones: a `" "` author would otherwise
+    /// count as known and keep the next provider's real authors out of the merged book.
+    static func names(_ list: [String]?) -> [String] {
+        (list ?? []).compactMap { Optional($0).nonEmpty }
     }
 
     /// `http://books.google.com/…` → `https://…` (the seed app loaded covers in clear text).

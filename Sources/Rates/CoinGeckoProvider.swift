@@ -3,7 +3,8 @@ import HTTPClient
 /// CoinGecko's simple price API: `GET {base}/api/v3/simple/price?ids=bitcoin&vs_currencies=…`
 /// → `{"bitcoin":{"usd":91234.5,…}}`. Rates are JSON numbers with lower-case codes; their
 /// literal text is parsed straight into `Decimal` (never via `Double`). `updated` is the
-/// fetch time, or `bitcoin.last_updated_at` when a mirror includes it.
+/// fetch time, or `bitcoin.last_updated_at` when a mirror includes it (and it is a positive
+/// Unix time before year 10000).
 public struct CoinGeckoProvider: RatesProvider {
     public let name = "coingecko"
     public var baseURL: String
@@ -40,7 +41,8 @@ public struct CoinGeckoProvider: RatesProvider {
         let root = try d.root(json)
         let bitcoin = try d.object(root["bitcoin"], "bitcoin")
         var updated = fetchedAt
-        if case let .number(text)? = bitcoin["last_updated_at"], let seconds = Int64(text), seconds > 0 {
+        if case let .number(text)? = bitcoin["last_updated_at"], let seconds = Int64(text), seconds > 0,
+           TimestampText.writableRange.contains(seconds) {
             updated = seconds
         }
         var builder = RateTableBuilder()

@@ -3,9 +3,15 @@ import HTTPClient
 
 /// Collects decoded rates under the rules every provider shares: codes upper-cased; codes
 /// that are not three letters dropped (clients could never ask for them); zero or negative
-/// rates dropped (a currency worth nothing cannot be a base or a divisor); an empty result
-/// is an error, so a provider that "succeeds" with nothing usable fails over instead.
+/// rates dropped (a currency worth nothing cannot be a base or a divisor); rates outside
+/// `usableRates` dropped (no real currency is there, and the cross rate of two such extremes
+/// overflows `Decimal` into NaN, which is not JSON); an empty result is an error, so a
+/// provider that "succeeds" with nothing usable fails over instead.
 struct RateTableBuilder {
+    /// 1e-30…1e30 units per BTC. Any quotient of two is within 1e-60…1e60, and times any
+    /// accepted `amount` (at most 32 characters) stays far inside `Decimal`'s 1e-128…1e127.
+    static let usableRates: ClosedRange<Decimal> = Decimal(sign: .plus, exponent: -30, significand: 1)...Decimal(sign: .plus, exponent: 30, significand: 1)
+
     private(set) var rates: [String: Decimal] = [:]
     private(set) var currencies: [String: Currency] = [:]
 
@@ -15,7 +21,7 @@ struct RateTableBuilder {
     }
 
     mutating func add(_ code: String, rate: Decimal) {
-        guard rate > 0 else { return }
+        guard RateTableBuilder.usableRates.contains(rate) else { return }
         rates[code] = rate
     }
 

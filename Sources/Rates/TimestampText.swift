@@ -1,6 +1,11 @@
 /// The timestamp texts almanac reads and writes. All are whole seconds: upstream times
 /// finer than a second are truncated (`updated` is a label, not a measurement).
 public enum TimestampText {
+    /// 0000-01-01T00:00:00Z … 9999-12-31T23:59:59Z: the instants RFC 3339's four-digit year can
+    /// write. Upstream timestamps outside it are rejected rather than rendered as `00-1-…` or
+    /// `292277026596-…` (or overflowing while rendered in UK time).
+    public static let writableRange: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
     /// `2025-01-02T03:04:05Z` — RFC 3339 in UTC, the `updated` field of almanac's own API.
     public static func iso8601UTC(_ unixSeconds: Int64) -> String {
         let t = CivilTime(unixSeconds: unixSeconds)
@@ -26,7 +31,8 @@ public enum TimestampText {
     }
 
     /// Parses RFC 3339 / ISO 8601 extended date-times as upstreams send them:
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Returns Unix seconds (fraction dropped).
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Returns Unix seconds (fraction dropped),
+    /// or nil when the instant is outside `writableRange` (`0000-01-01T00:00:00+01:00`).
     public static func parseISO8601(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         var i = 0
@@ -72,7 +78,8 @@ public enum TimestampText {
         }
         guard i == b.count else { return nil }
         let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
-        return civil.unixSeconds - Int64(offsetSeconds)
+        let seconds = civil.unixSeconds - Int64(offsetSeconds)
+        return writableRange.contains(seconds) ? seconds : nil
     }
 
     static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
