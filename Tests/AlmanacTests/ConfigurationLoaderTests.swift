@@ -192,6 +192,8 @@ import Testing
         let c = try load(env: ["ALMANAC_SERVER_MAX_CONNECTIONS": "7", "ALMANAC_UPSTREAM_RETRIES": "0",
                                "ALMANAC_CACHE_MAX_ENTRIES": "5", "ALMANAC_UPSTREAM_USER_AGENT": "almanac (ops@example.org)"]).get()
         #expect(c.httpServerConfiguration.maxConnections == 7)
+        #expect(c.httpServerConfiguration.bodyTimeoutSeconds == c.server.headerTimeoutSeconds,
+                "a slow body is cut as soon as a slow head would be")
         #expect(c.httpServerConfiguration.serverName == "almanac/\(AlmanacVersion.string)")
         #expect(c.httpClientConfiguration.retries == 0)
         #expect(c.httpClientConfiguration.userAgent == "almanac (ops@example.org)")
