@@ -28,5 +28,17 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
+## Benchmarks (report only; never fail a build): almanac vs nginx, cache, client.
+bench: deps
+	scripts/bench.sh
+
+## libFuzzer targets for a bounded time (FUZZ_SECONDS, default 60 per target).
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## Mixed traffic against the release binary for SOAK_SECONDS (default 600).
+soak: deps
+	scripts/soak.sh
+
 clean:
 	rm -rf .build

@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "almanac",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "almanac", targets: ["almanac"]),
     ],

@@ -1,4 +1,3 @@
-// PLACEHOLDER API: the cache helper implements these (signatures may grow, not break).
 
 /// A value the cache can hold: it reports what it costs (for `cache.maxBytes`) and a strong
 /// validator that changes whenever its content does (the HTTP layer derives ETags from it).
@@ -24,6 +23,7 @@ public struct CacheLoad<Value: CacheValue>: Sendable {
     }
 }
 
+/// How a lookup was served; the raw value is what `X-Cache` carries.
 public enum CacheOutcome: String, Sendable {
     case hit = "HIT", miss = "MISS", stale = "STALE"
 }
@@ -53,6 +53,8 @@ public protocol CacheClock: Sendable {
     func now() -> Double
 }
 
+/// The one memory budget shared by every namespace of a store (`cache.maxEntries`,
+/// `cache.maxBytes`); past either, least recently used entries go first.
 public struct CacheLimits: Sendable {
     public var maxEntries: Int = 10_000
     public var maxBytes: Int = 67_108_864
@@ -63,13 +65,20 @@ public struct CacheLimits: Sendable {
 }
 
 /// Counters of one namespace (for `/metrics` and `GET /admin/cache`).
+/// `entries` and `bytes` are exact (the sum over the namespace's entries, each charged
+/// `cacheCost + CacheStore.entryOverheadBytes`); the other counters only grow, purges included.
 public struct CacheStats: Sendable, Equatable {
     public var entries: Int = 0
     public var bytes: Int = 0
+    /// Fresh answers: `value(for:)` HITs plus non-nil `fresh(_:)` results.
     public var hits: UInt64 = 0
+    /// `value(for:)` calls that waited for a load (their own or a shared one).
     public var misses: UInt64 = 0
+    /// `value(for:)` calls answered with a stale value (stale-while-revalidate / if-error).
     public var stale: UInt64 = 0
+    /// Entries dropped to respect `maxEntries` / `maxBytes` (not expiry, not purges).
     public var evictions: UInt64 = 0
+    /// Loads running now: foreground misses, background refreshes, abandoned loads unwinding.
     public var loadsInFlight: Int = 0
     public init() {}
 }

@@ -1,32 +1,93 @@
-// PLACEHOLDER: the cache helper implements this.
+import Synchronization
 
 /// All namespaces under one memory budget (`cache.maxEntries`, `cache.maxBytes`), least
 /// recently used first out across namespaces.
+///
+/// One mutex guards plain arrays and dictionaries (no object per entry); critical sections
+/// never await and never call a value's or loader's code, so a hit costs one lock round-trip.
 public final class CacheStore: Sendable {
-    public init(limits: CacheLimits, clock: (any CacheClock)? = nil) { fatalError("not implemented") }
+    /// Bytes charged per entry on top of `CacheValue.cacheCost`: the key's dictionary slot, the
+    /// entry slot (times, validator, indices), its recency node and the validator string's heap
+    /// storage, with typical array/dictionary slack. Measured by `bench-cache` (docs/cache.md).
+    public static let entryOverheadBytes = 288
 
-    /// A typed view on one namespace (`rates`, `books`, `covers`). Asking twice for the same
-    /// name returns views on the same entries.
-    public func namespace<Key: Hashable & Sendable, Value: CacheValue>(
-        _ name: String, keyType: Key.Type, valueType: Value.Type
-    ) -> CacheNamespace<Key, Value> { fatalError("not implemented") }
+    @usableFromInline let limits: CacheLimits
+    @usableFromInline let clock: any CacheClock
+    @usableFromInline let randomUnit: @Sendable () -> Double
+    @usableFromInline let refreshRetrySeconds: Double
+    @usableFromInline let state = Mutex(StoreState())
+    private let waiterIDs = Atomic<UInt64>(0)
 
-    public func purgeAll() { fatalError("not implemented") }
-    /// Returns false when no namespace has that name.
-    @discardableResult public func purge(namespace: String) -> Bool { fatalError("not implemented") }
-    public func stats() -> [String: CacheStats] { fatalError("not implemented") }
-}
-
-public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: Sendable {
-    /// The cached value for `key`: fresh → at once (HIT); missing → one `load` shared by all
-    /// concurrent callers (MISS); expired within its stale window → the stale value at once
-    /// (STALE) and one background refresh; past the window → a load whose error surfaces.
-    public func value(for key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>) async throws -> CacheLookup<Value> {
-        fatalError("not implemented")
+    /// - Parameters:
+    ///   - clock: monotonic seconds; defaults to `MonotonicCacheClock` (tests pass a `ManualCacheClock`).
+    ///   - randomUnit: jitter source in [0, 1]; freshness is `ttl × (1 − 0.1 × randomUnit())`, so
+    ///     entries loaded together do not all expire (and hit upstream) together.
+    ///   - refreshRetrySeconds: after a failed background refresh, reads keep getting the stale
+    ///     value and start another refresh no sooner than this (0: the next read may retry).
+    ///     Never more than one refresh per key is in flight either way.
+    public init(
+        limits: CacheLimits, clock: (any CacheClock)? = nil,
+        randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        refreshRetrySeconds: Double = 0
+    ) {
+        self.limits = limits
+        self.clock = clock ?? MonotonicCacheClock()
+        self.randomUnit = randomUnit
+        self.refreshRetrySeconds = refreshRetrySeconds
     }
 
-    /// Synchronous fast path: a fresh entry (counted as a hit), else nil and nothing counted.
-    public func fresh(_ key: Key) -> CacheLookup<Value>? { fatalError("not implemented") }
+    /// A typed view on one namespace (`rates`, `books`, `covers`). Asking twice for the same
+    /// name returns views on the same entries. Asking for a known name with other key or value
+    /// types is a programming error and traps.
+    public func namespace<Key: Hashable & Sendable, Value: CacheValue>(
+        _ name: String, keyType: Key.Type, valueType: Value.Type
+    ) -> CacheNamespace<Key, Value> {
+        let table = state.withLock { state -> NamespaceTable<Key, Value> in
+            if let id = state.tableIndex[name] {
+                guard let table = state.tables[Int(id)] as? NamespaceTable<Key, Value> else {
+                    preconditionFailure("cache namespace '\(name)' already exists with other key/value types")
+                }
+                return table
+            }
+            let table = NamespaceTable<Key, Value>(id: Int32(state.tables.count))
+            state.tableIndex[name] = table.id
+            state.tables.append(table)
+            return table
+        }
+        return CacheNamespace(name: name, store: self, table: table)
+    }
 
-    public func purge() { fatalError("not implemented") }
+    /// Drops every entry (counters stay: they are monotonic for `/metrics`). Loads in flight
+    /// carry on and may store their results when they complete.
+    public func purgeAll() {
+        state.withLock { state in
+            for table in state.tables { table.removeAll(state: &state) }
+        }
+    }
+
+    /// Drops every entry of one namespace. Returns false when no namespace has that name.
+    @discardableResult public func purge(namespace: String) -> Bool {
+        state.withLock { state in
+            guard let id = state.tableIndex[namespace] else { return false }
+            state.tables[Int(id)].removeAll(state: &state)
+            return true
+        }
+    }
+
+    /// Exact counters per namespace name, taken in one critical section.
+    public func stats() -> [String: CacheStats] {
+        state.withLock { state in
+            state.tableIndex.mapValues { state.tables[Int($0)].counters }
+        }
+    }
+
+    /// Entries and bytes over all namespaces (what the limits apply to).
+    public func totals() -> (entries: Int, bytes: Int) {
+        state.withLock { ($0.entries, $0.bytes) }
+    }
+
+    @usableFromInline
+    func nextWaiterID() -> UInt64 {
+        waiterIDs.add(1, ordering: .relaxed).newValue
+    }
 }

@@ -1,0 +1,103 @@
+import Books
+import Cache
+import HTTPServer
+
+extension BooksRoutes {
+    /// Most ISBNs one batch request may name (API.md §3).
+    public static let maxBatchSize = 20
+
+    /// One entry of a batch: parsed (or why not), and once looked up, its answer or error.
+    struct BatchEntry: Sendable {
+        var given: String
+        var isbn: Result<ISBN, Problem>
+    }
+
+    /// `GET /v1/books?isbn=A,B,…` (also repeated `isbn=` parameters): every ISBN looked up
+    /// concurrently, each answering its book or `{"error":{problem}}`, keyed as given. ISBNs that
+    /// are one book (`0306406152`, `978-0-306-40615-7`) share one lookup. The response is 200
+    /// whenever the request itself is well-formed; it may be cached by clients for as long as
+    /// its least fresh entry, unless an entry failed upstream (then `no-store`).
+    static func batch(_ request: HTTPRequest, service: BooksService) -> HTTPResponseFuture {
+        var given: [String] = []
+        for item in request.queryItems where item.name == "isbn" {
+            for piece in item.value.split(separator: ",") {
+                let text = String(piece.trimmingASCIIWhitespace())
+                if !text.isEmpty && !given.contains(text) { given.append(text) }
+            }
+        }
+        guard !given.isEmpty else {
+            return .ready(BooksProblems.badRequest(
+                "Query parameter isbn is required: /v1/books?isbn=9780306406157,0140449132 (at most \(maxBatchSize)).").response)
+        }
+        guard given.count <= maxBatchSize else {
+            return .ready(BooksProblems.badRequest(
+                "At most \(maxBatchSize) ISBNs per request, got \(given.count).").response)
+        }
+        let entries = given.map { BatchEntry(given: $0, isbn: BooksProblems.parse($0)) }
+        var answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>] = [:]
+        var missing: [ISBN] = []
+        for case let .success(isbn) in entries.map(\.isbn) where answers[isbn] == nil && !missing.contains(isbn) {
+            if let hit = service.cachedBook(isbn) { answers[isbn] = .success(hit) } else { missing.append(isbn) }
+        }
+        if missing.isEmpty { return .ready(batchResponse(entries, answers)) }
+        let known = answers, toLoad = missing
+        return .pending {
+            var answers = known
+            await withTaskGroup(of: (ISBN, Result<CacheLookup<BookAnswer>, Problem>).self) { group in
+                for isbn in toLoad {
+                    group.addTask {
+                        do {
+                            return (isbn, .success(try await service.book(isbn)))
+                        } catch {
+                            return (isbn, .failure(BooksProblems.problem(for: error)))
+                        }
+                    }
+                }
+                for await (isbn, answer) in group { answers[isbn] = answer }
+            }
+            return batchResponse(entries, answers)
+        }
+    }
+
+    /// Assembles the body from each answer's stored bytes: no book is encoded again.
+    static func batchResponse(_ entries: [BatchEntry],
+                              _ answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>]) -> HTTPResponse {
+        var body: [UInt8] = Array("{\"results\":{".utf8)
+        var maxAge = Double.infinity
+        var failed = false
+        for (i, entry) in entries.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            body += Array(JSONText.quoted(entry.given).utf8)
+            body.append(UInt8(ascii: ":"))
+            switch entry.isbn {
+            case let .failure(problem):
+                body += errorObject(problem.jsonBytes)
+            case let .success(isbn):
+                switch answers[isbn] {
+                case let .success(lookup)?:
+                    maxAge = min(maxAge, lookup.freshnessLeftSeconds)
+                    body += lookup.value.book == nil ? errorObject(lookup.value.body) : lookup.value.body
+                case let .failure(problem)?:
+                    failed = true
+                    body += errorObject(problem.jsonBytes)
+                case nil:
+                    failed = true
+                    body += errorObject(BooksProblems.problem(for: CancellationError()).jsonBytes)
+                }
+            }
+        }
+        body += Array("}}".utf8)
+        var headers = HTTPHeaders()
+        if failed {
+            headers.set("Cache-Control", "no-store")
+        } else {
+            let seconds = maxAge.isFinite ? Int(max(0, maxAge).rounded(.down)) : 0
+            headers.set("Cache-Control", "public, max-age=\(seconds)")
+        }
+        return .json(body, headers: headers)
+    }
+
+    private static func errorObject(_ problem: [UInt8]) -> [UInt8] {
+        Array("{\"error\":".utf8) + problem + [UInt8(ascii: "}")]
+    }
+}

@@ -1,0 +1,63 @@
+import Books
+import HTTPClient
+import HTTPServer
+
+/// The problems (RFC 9457) the books endpoints answer with, in one place so their slugs and
+/// wording stay consistent across `/v1/books`, the batch and the Google-compatible shape.
+public enum BooksProblems {
+    public static func invalidISBN(_ input: String, _ error: ISBNError) -> Problem {
+        Problem(status: .badRequest, slug: "invalid-isbn", title: "Invalid ISBN",
+                detail: "\(quoted(input)) is not a valid ISBN: \(error.description).")
+    }
+
+    /// Cached for `books.notFoundTtlSeconds` (API.md §5), so it carries cache headers.
+    public static func bookNotFound(_ isbn: ISBN) -> Problem {
+        Problem(status: .notFound, slug: "book-not-found", title: "Book not found",
+                detail: "No configured provider knows ISBN \(isbn.isbn13).")
+    }
+
+    public static func noCover(_ isbn: ISBN) -> Problem {
+        Problem(status: .notFound, slug: "cover-not-found", title: "Cover not found",
+                detail: "No configured provider has a cover image for ISBN \(isbn.isbn13).")
+    }
+
+    public static func coverNotFound(_ isbn: ISBN) -> Problem {
+        Problem(status: .notFound, slug: "cover-not-found", title: "Cover not found",
+                detail: "The provider has no cover image for ISBN \(isbn.isbn13).")
+    }
+
+    public static func badRequest(_ detail: String) -> Problem {
+        Problem(status: .badRequest, slug: "bad-request", detail: detail)
+    }
+
+    /// Upstream failures: 504 when every provider timed out, else 502 (API.md §4).
+    public static func problem(for error: any Error) -> Problem {
+        switch error {
+        case let failed as ProvidersFailed:
+            return UpstreamProblem.problem(forAll: failed.failures)
+        case let upstream as UpstreamError:
+            return UpstreamProblem.problem(for: upstream)
+        case is CancellationError:
+            return Problem(status: .serviceUnavailable, slug: "cancelled",
+                           detail: "The lookup was cancelled; try again.")
+        default:
+            return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
+                           detail: "The book lookup failed.")
+        }
+    }
+
+    /// Client input echoed in a detail: shortened, so a 4 KiB path does not come back whole.
+    static func quoted(_ input: String) -> String {
+        let shown = input.count > 40 ? String(input.prefix(40)) + "…" : input
+        return "'\(shown)'"
+    }
+
+    /// Parses an ISBN from a path segment or query value, or the 400 problem saying why not.
+    static func parse(_ input: String) -> Result<ISBN, Problem> {
+        do {
+            return .success(try ISBN(parsing: input))
+        } catch {
+            return .failure(invalidISBN(input, error))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Books
+import HTTPServer
+
+/// The bytes of every books representation, rendered once when an answer is cached (see
+/// `BookRendering`): `/v1/books/{isbn}`, its cached 404, and the Google-compatible volumes shape.
+public enum BooksRendering {
+    public static let standard = BookRendering(
+        book: { Array(bookJSON($0).utf8) },
+        notFound: { BooksProblems.bookNotFound($0).jsonBytes },
+        volumes: { Array(volumesJSON($0).utf8) },
+        coverNotFound: { BooksProblems.coverNotFound($0).jsonBytes })
+
+    /// API.md §3: every key always present, absent facts `null` or `[]`, keys in a fixed order.
+    public static func bookJSON(_ book: Book) -> String {
+        var out = "{\"isbn13\":"
+        JSONText.appendString(book.isbn13, to: &out)
+        out += ",\"isbn10\":"
+        appendOptional(book.isbn10, to: &out)
+        out += ",\"title\":"
+        appendOptional(book.title, to: &out)
+        out += ",\"subtitle\":"
+        appendOptional(book.subtitle, to: &out)
+        out += ",\"authors\":"
+        appendArray(book.authors, to: &out)
+        out += ",\"publisher\":"
+        appendOptional(book.publisher, to: &out)
+        out += ",\"publishedDate\":"
+        appendOptional(book.publishedDate, to: &out)
+        out += ",\"pageCount\":" + (book.pageCount.map(String.init) ?? "null")
+        out += ",\"language\":"
+        appendOptional(book.language, to: &out)
+        out += ",\"description\":"
+        appendOptional(book.description, to: &out)
+        out += ",\"categories\":"
+        appendArray(book.categories, to: &out)
+        out += ",\"cover\":"
+        appendOptional(book.coverPath, to: &out)
+        out += ",\"source\":"
+        JSONText.appendString(book.source, to: &out)
+        out += "}"
+        return out
+    }
+
+    /// Google Books' volumes list shape for clients written against Google: absent facts are
+    /// omitted (as Google omits them), not null. `imageLinks` carry the upstream image URL,
+    /// upgraded to https, exactly as such clients expect an absolute URL there.
+    public static func volumesJSON(_ book: Book?) -> String {
+        guard let book else { return "{\"kind\":\"books#volumes\",\"totalItems\":0}" }
+        var info: [String] = []
+        func string(_ key: String, _ value: String?) {
+            guard let value else { return }
+            var field = "\"\(key)\":"
+            JSONText.appendString(value, to: &field)
+            info.append(field)
+        }
+        func array(_ key: String, _ values: [String]) {
+            guard !values.isEmpty else { return }
+            var field = "\"\(key)\":"
+            appendArray(values, to: &field)
+            info.append(field)
+        }
+        string("title", book.title)
+        string("subtitle", book.subtitle)
+        array("authors", book.authors)
+        string("publisher", book.publisher)
+        string("publishedDate", book.publishedDate)
+        string("description", book.description)
+        var identifiers = "\"industryIdentifiers\":[{\"type\":\"ISBN_13\",\"identifier\":\"\(book.isbn13)\"}"
+        if let isbn10 = book.isbn10 { identifiers += ",{\"type\":\"ISBN_10\",\"identifier\":\"\(isbn10)\"}" }
+        info.append(identifiers + "]")
+        if let pageCount = book.pageCount { info.append("\"pageCount\":\(pageCount)") }
+        array("categories", book.categories)
+        string("language", book.language)
+        if let cover = book.coverURL {
+            var links = "\"imageLinks\":{\"smallThumbnail\":"
+            JSONText.appendString(cover, to: &links)
+            links += ",\"thumbnail\":"
+            JSONText.appendString(cover, to: &links)
+            info.append(links + "}")
+        }
+        return "{\"kind\":\"books#volumes\",\"totalItems\":1,\"items\":[{\"kind\":\"books#volume\",\"volumeInfo\":{"
+            + info.joined(separator: ",") + "}}]}"
+    }
+
+    private static func appendOptional(_ value: String?, to out: inout String) {
+        if let value { JSONText.appendString(value, to: &out) } else { out += "null" }
+    }
+
+    private static func appendArray(_ values: [String], to out: inout String) {
+        out += "["
+        for (i, value) in values.enumerated() {
+            if i > 0 { out += "," }
+            JSONText.appendString(value, to: &out)
+        }
+        out += "]"
+    }
+}

@@ -1,0 +1,51 @@
+import Books
+import Cache
+import HTTPServer
+
+/// The books endpoints (API.md §3). Hits are answered `.ready` from the cache's synchronous
+/// fresh path, from bytes rendered when the answer was stored; misses and stale answers go
+/// `.pending` to `BooksService`.
+public enum BooksRoutes {
+    /// Registers `GET /v1/books/{isbn}`, `/v1/books/{isbn}/cover`, `/v1/books?isbn=…` and the
+    /// Google-compatible `/books/v1/volumes?q=isbn:…`.
+    public static func register(on router: inout Router, service: BooksService) {
+        router.get("/v1/books") { request, _ in batch(request, service: service) }
+        router.get("/v1/books/{isbn}") { request, parameters in
+            book(request, isbnText: parameters["isbn"] ?? "", service: service)
+        }
+        router.get("/v1/books/{isbn}/cover") { request, parameters in
+            cover(request, isbnText: parameters["isbn"] ?? "", service: service)
+        }
+        router.get("/books/v1/volumes") { request, _ in volumes(request, service: service) }
+    }
+
+    static let jsonType = "application/json; charset=utf-8"
+    static let problemType = "application/problem+json"
+
+    /// `GET /v1/books/{isbn}`: the book, or its cached 404.
+    static func book(_ request: HTTPRequest, isbnText: String, service: BooksService) -> HTTPResponseFuture {
+        let isbn: ISBN
+        switch BooksProblems.parse(isbnText) {
+        case let .success(parsed): isbn = parsed
+        case let .failure(problem): return .ready(problem.response)
+        }
+        if let hit = service.cachedBook(isbn) { return .ready(bookResponse(hit, request: request)) }
+        return .pending {
+            do {
+                return bookResponse(try await service.book(isbn), request: request)
+            } catch {
+                return BooksProblems.problem(for: error).response
+            }
+        }
+    }
+
+    /// A cached answer as served: 200 with the book, or the cached 404 problem, both with the
+    /// cache headers (the 404 is the one error that is not `no-store`, API.md §4).
+    static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
+        let found = lookup.value.book != nil
+        return HTTPCaching.response(
+            for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
+            etag: HTTPCaching.strongETag(validator: lookup.validator),
+            freshness: HTTPCaching.Freshness(lookup), status: found ? .ok : .notFound)
+    }
+}

@@ -1,0 +1,51 @@
+import Books
+import Cache
+import HTTPServer
+
+extension BooksRoutes {
+    /// Google-Books-compatible `GET /books/v1/volumes?q=isbn:X` (or a bare ISBN, as the seed app
+    /// sent barcodes): clients written for Google change only their base URL. Not found is 200
+    /// with `totalItems: 0`, as Google answers; any other query is a 400 problem.
+    static func volumes(_ request: HTTPRequest, service: BooksService) -> HTTPResponseFuture {
+        let isbn: ISBN
+        switch volumesQuery(request.query("q")) {
+        case let .success(parsed): isbn = parsed
+        case let .failure(problem): return .ready(problem.response)
+        }
+        if let hit = service.cachedBook(isbn) { return .ready(volumesResponse(hit, request: request)) }
+        return .pending {
+            do {
+                return volumesResponse(try await service.book(isbn), request: request)
+            } catch {
+                return BooksProblems.problem(for: error).response
+            }
+        }
+    }
+
+    /// `isbn:<ISBN>` (prefix in any case), or text that can only be meant as an ISBN (digits,
+    /// `X`, hyphens, spaces). Anything else (`intitle:`, free text) is not served here.
+    static func volumesQuery(_ q: String?) -> Result<ISBN, Problem> {
+        guard let q, !q.trimmingASCIIWhitespace().isEmpty else {
+            return .failure(BooksProblems.badRequest(
+                "Query parameter q is required: almanac answers q=isbn:<ISBN> or a bare ISBN."))
+        }
+        let text = String(q.trimmingASCIIWhitespace())
+        if text.lowercased().hasPrefix("isbn:") {
+            return BooksProblems.parse(String(text.dropFirst("isbn:".count)))
+        }
+        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " " || $0 == "X" || $0 == "x") }) {
+            return BooksProblems.parse(text)
+        }
+        return .failure(BooksProblems.badRequest(
+            "Only ISBN queries are supported: q=isbn:<ISBN> or a bare ISBN, got \(BooksProblems.quoted(text))."))
+    }
+
+    /// Always 200 (`totalItems: 0` when not found), with the cache headers; the ETag differs
+    /// from `/v1/books`' because the bytes do.
+    static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
+        HTTPCaching.response(
+            for: request, body: lookup.value.volumesBody, contentType: jsonType,
+            etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes"),
+            freshness: HTTPCaching.Freshness(lookup))
+    }
+}

@@ -1,0 +1,119 @@
+import Cache
+import HTTPClient
+import HTTPServer
+import Rates
+
+/// The rates endpoints (API.md §3) on a `Router`, served from `RatesService`'s single cached
+/// table through a `RenderMemo`.
+///
+/// Hot path: a fresh table is read synchronously (`freshTable()`), the body comes from the
+/// memo (rendered once per table and query), and the answer is `.ready` — no task hop, no
+/// JSON encoding. Misses and stale reads go `.pending` and await the cache.
+///
+/// Input rules: codes are three ASCII letters in any case, normalized to upper case; malformed
+/// input is a 400 problem naming the parameter, a well-formed code the table lacks a 404;
+/// unknown query parameters are ignored (as CoinDesk did), so cache-busting `?_=123` works.
+public enum RatesRoutes {
+    /// Every pattern this registers, for OpenAPI agreement tests.
+    public static let patterns = [
+        "/v1/rates", "/v1/rates/{code}", "/v1/convert", "/v1/currencies",
+        "/v1/bpi/currentprice.json", "/v1/bpi/currentprice/{code}.json", "/v1/bpi/supported-currencies.json",
+    ]
+
+    /// A memo whose ETags are spelled by the shared `HTTPCaching.strongETag`.
+    public static func makeMemo(capacity: Int = 1024) -> RenderMemo {
+        RenderMemo(capacity: capacity) { validator, key in
+            HTTPCaching.strongETag(validator: validator, variant: key)
+        }
+    }
+
+    /// Registers the rates and CoinDesk-compatible endpoints.
+    public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo()) {
+        let endpoint = Endpoint(service: service, memo: memo)
+        router.get("/v1/rates") { request, _ in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+                .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
+                       symbols: try RatesInput.symbols(request.query("symbols")))
+            }
+        }
+        router.get("/v1/rates/{code}") { request, params in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+                .rate(code: try RatesInput.code(params["code"], parameter: "currency code"),
+                      base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"))
+            }
+        }
+        router.get("/v1/convert") { request, _ in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+                .convert(from: try RatesInput.code(request.query("from"), parameter: "from"),
+                         to: try RatesInput.code(request.query("to"), parameter: "to"),
+                         amount: try RatesInput.amount(request.query("amount")))
+            }
+        }
+        router.get("/v1/currencies") { request, _ in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .currencies }
+        }
+        router.get("/v1/bpi/currentprice.json") { request, _ in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiCurrentPrice }
+        }
+        router.get("/v1/bpi/currentprice/{code}.json") { request, params in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+                .bpiCurrentPriceIn(code: try RatesInput.code(params["code"], parameter: "currency code"))
+            }
+        }
+        router.get("/v1/bpi/supported-currencies.json") { request, _ in
+            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiSupportedCurrencies }
+        }
+    }
+
+    /// The problem for a rates failure: client input (400/404), upstream (502/504).
+    public static func problem(for error: any Error) -> Problem {
+        switch error {
+        case let e as RatesInputError:
+            return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
+        case let e as RatesUnavailable:
+            return UpstreamProblem.problem(forAll: e.failures)
+        case let e as UpstreamError:
+            return UpstreamProblem.problem(for: e)
+        case is CancellationError:
+            return Problem(status: .serviceUnavailable, slug: "cancelled", detail: "The request was cancelled before rates were available.")
+        default:
+            return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
+                           detail: "Rates are unavailable: \(error)")
+        }
+    }
+}
+
+/// One service + memo pair shared by every rates handler.
+private struct Endpoint: Sendable {
+    let service: RatesService
+    let memo: RenderMemo
+
+    func answer(_ request: HTTPRequest, _ parse: () throws(RatesInputError) -> RatesQuery) -> HTTPResponseFuture {
+        let query: RatesQuery
+        do {
+            query = try parse()
+        } catch {
+            return .ready(RatesRoutes.problem(for: error).response)
+        }
+        if let lookup = service.freshTable() {
+            return .ready(respond(request, query, lookup))
+        }
+        return .pending { [self] in
+            do {
+                return respond(request, query, try await service.table())
+            } catch {
+                return RatesRoutes.problem(for: error).response
+            }
+        }
+    }
+
+    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<RateTable>) -> HTTPResponse {
+        do {
+            let rendered = try memo.rendered(query, table: lookup.value, validator: lookup.validator)
+            return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
+                                        etag: rendered.etag, freshness: HTTPCaching.Freshness(lookup))
+        } catch {
+            return RatesRoutes.problem(for: error).response
+        }
+    }
+}

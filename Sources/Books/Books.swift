@@ -1,1 +1,0 @@
-// Books module: see ../shared/DESIGN.md. Filled in by its issue.

@@ -1,0 +1,24 @@
+import HTTPClient
+
+/// One upstream catalogue that can answer "what book is this ISBN?".
+///
+/// Providers only translate: a canonical ISBN into one upstream request, and its JSON into a
+/// `Book`. Fallback, merging and caching belong to `BooksService`.
+public protocol BooksProvider: Sendable {
+    /// Config and metrics name, e.g. `google-books`.
+    var name: String { get }
+    /// The book, or nil when this provider does not know the ISBN. Throws `UpstreamError` when
+    /// the upstream failed or answered something that is not its documented shape (the
+    /// detail names the provider and the field).
+    func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book?
+}
+
+extension BooksProvider {
+    /// Fails unless the upstream said 200: a 429 (quota) or a 5xx is a failure to fall through,
+    /// never a "not found" to cache.
+    func requireOK(_ response: UpstreamResponse) throws(UpstreamError) {
+        guard response.status == 200 else {
+            throw UpstreamError(.other, provider: name, detail: "answered HTTP \(response.status)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Cache
+import HTTPClient
+
+/// Answers ISBN lookups and cover requests from the cache, asking providers on a miss.
+///
+/// Namespace `books` holds one `BookAnswer` per ISBN-13, found (fresh for `ttlSeconds`) or
+/// not found (fresh for `notFoundTtlSeconds`); namespace `covers` holds image bytes. The cache
+/// makes concurrent misses for one ISBN share one load, so a burst of lookups costs one
+/// request per provider. Upstream failures are thrown as `UpstreamError` and never cached.
+public final class BooksService: Sendable {
+    public let configuration: BooksConfiguration
+    public let coverHosts: CoverHostPolicy
+    let client: any HTTPClient
+    let chain: ProviderChain
+    let rendering: BookRendering
+    let books: CacheNamespace<ISBN, BookAnswer>
+    let covers: CacheNamespace<ISBN, CoverAnswer>
+
+    /// - Parameters:
+    ///   - rendering: how answers become bytes (the HTTP layer's `BooksRendering.standard`).
+    ///   - providers: overrides the ones named by `configuration.providers` (tests, new
+    ///     catalogues); the cover allow-list still follows the configuration.
+    public init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
+                rendering: BookRendering, providers: [any BooksProvider]? = nil) {
+        self.configuration = configuration
+        self.coverHosts = CoverHostPolicy(configuration: configuration)
+        self.client = client
+        self.rendering = rendering
+        self.chain = ProviderChain(providers: providers ?? configuration.providers.map { id -> any BooksProvider in
+            switch id {
+            case .googleBooks: return GoogleBooksProvider(configuration: configuration.googleBooks)
+            case .openLibrary: return OpenLibraryProvider(configuration: configuration.openLibrary)
+            }
+        })
+        self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
+        self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
+    }
+
+    /// Provider names in the order they are asked.
+    public var providerNames: [String] { chain.providers.map(\.name) }
+
+    // MARK: - Books
+
+    /// A fresh cached answer, synchronously, or nil: lets the HTTP layer answer hits with no
+    /// task hop.
+    public func cachedBook(_ isbn: ISBN) -> CacheLookup<BookAnswer>? {
+        books.fresh(isbn)
+    }
+
+    /// The answer for `isbn`, from the cache or the providers. Throws `UpstreamError` when no
+    /// provider found it and at least one failed.
+    public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
+        try await books.value(for: isbn) { [self] in
+            let book = try await chain.find(isbn, client: client)
+            return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
+                             ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
+                             staleSeconds: configuration.staleSeconds)
+        }
+    }
+
+    /// Asks the providers directly, bypassing the cache (diagnostics and tests).
+    public func findUncached(_ isbn: ISBN) async throws -> Book? {
+        try await chain.find(isbn, client: client)
+    }
+
+    // MARK: - Covers
+
+    /// What a cover request resolved to.
+    public enum CoverResult: Sendable {
+        /// The image, or a cached "the upstream has no image" (`image == nil`, a 404).
+        case cover(CacheLookup<CoverAnswer>)
+        /// No provider knows the book: serve the book's cached 404.
+        case bookNotFound(CacheLookup<BookAnswer>)
+        /// The book is known but no provider has a cover for it.
+        case noCover(Book)
+    }
+
+    /// A fresh cached cover, synchronously, or nil.
+    public func cachedCover(_ isbn: ISBN) -> CacheLookup<CoverAnswer>? {
+        covers.fresh(isbn)
+    }
+
+    /// The cover for `isbn`: looks the book up (cached), then fetches its cover URL (cached),
+    /// only from `coverHosts`, at most `maxCoverBytes`, and only if the answer is an image.
+    public func cover(_ isbn: ISBN) async throws -> CoverResult {
+        let bookLookup = try await book(isbn)
+        guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
+        guard let url = book.coverURL else { return .noCover(book) }
+        let lookup = try await covers.value(for: isbn) { [self] in
+            let answer = try await fetchCover(url, isbn: isbn)
+            return CacheLoad(value: answer,
+                             ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
+                             staleSeconds: configuration.staleSeconds)
+        }
+        return .cover(lookup)
+    }
+
+    func fetchCover(_ url: String, isbn: ISBN) async throws(UpstreamError) -> CoverAnswer {
+        let provider = coverProvider(for: url)
+        guard coverHosts.allows(url) else {
+            throw UpstreamError(.invalidURL, provider: provider,
+                                detail: "cover host \(UpstreamURL.host(of: url) ?? "(none)") is not a configured provider's host")
+        }
+        let response: UpstreamResponse
+        do {
+            response = try await client.get(UpstreamRequest(
+                url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
+                maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts))
+        } catch let error as UpstreamError {
+            throw error
+        } catch {
+            throw UpstreamError(.other, provider: provider, detail: String(describing: error))
+        }
+        if response.status == 404 || response.status == 410 {
+            return .missing(body: rendering.coverNotFound(isbn))
+        }
+        guard response.status == 200 else {
+            throw UpstreamError(.other, provider: provider, detail: "cover answered HTTP \(response.status)")
+        }
+        if !response.effectiveURL.isEmpty, !coverHosts.allows(response.effectiveURL) {
+            throw UpstreamError(.redirect, provider: provider, detail: "cover was redirected off the allowed hosts")
+        }
+        guard response.body.count <= configuration.maxCoverBytes else {
+            throw UpstreamError(.tooLarge, provider: provider, detail: "cover exceeds \(configuration.maxCoverBytes) bytes")
+        }
+        guard let type = CoverMediaType.imageType(response.header("Content-Type")) else {
+            throw UpstreamError(.malformed, provider: provider,
+                                detail: "cover Content-Type \(CoverMediaType.shown(response.header("Content-Type"))) is not an image")
+        }
+        guard !response.body.isEmpty else {
+            throw UpstreamError(.malformed, provider: provider, detail: "cover body is empty")
+        }
+        return .image(response.body, contentType: type)
+    }
+
+    /// Metrics and error messages name the provider whose host serves the image.
+    func coverProvider(for url: String) -> String {
+        guard let host = UpstreamURL.host(of: url) else { return "covers" }
+        if GoogleBooksProvider.imageHosts.contains(host) || host == UpstreamURL.host(of: configuration.googleBooks.baseUrl) {
+            return BooksProviderID.googleBooks.rawValue
+        }
+        return BooksProviderID.openLibrary.rawValue
+    }
+}

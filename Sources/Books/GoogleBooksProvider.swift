@@ -1,0 +1,107 @@
+import HTTPClient
+
+/// Google Books volumes search (`GET {base}/books/v1/volumes?q=isbn:{isbn13}`, API.md §2).
+///
+/// Google's search can return other books first (reprints, sets, books that merely cite the
+/// ISBN), so the answer is the item whose `industryIdentifiers` carry this ISBN, never blindly
+/// `items[0]`; when none does, the book is not found here and the next provider is asked.
+public struct GoogleBooksProvider: BooksProvider {
+    public let name = BooksProviderID.googleBooks.rawValue
+    public var configuration: BooksConfiguration.GoogleBooks
+
+    /// Hosts Google serves thumbnails from: `http://` there is upgraded to `https://`, and they
+    /// are on the cover allow-list whenever this provider is configured.
+    public static let imageHosts: Set<String> = ["books.google.com", "books.googleusercontent.com"]
+
+    public init(configuration: BooksConfiguration.GoogleBooks = .init()) {
+        self.configuration = configuration
+    }
+
+    /// The only URL this provider requests: built from the canonical ISBN-13 and config values.
+    public func request(for isbn: ISBN) -> UpstreamRequest {
+        var url = UpstreamURL.trimmedBase(configuration.baseUrl) + "/books/v1/volumes?q=isbn:" + isbn.isbn13
+        if let key = configuration.apiKey, !key.isEmpty { url = UpstreamURL.appendingQuery(url, "key", key) }
+        if let country = configuration.country, !country.isEmpty {
+            url = UpstreamURL.appendingQuery(url, "country", country)
+        }
+        return UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")],
+                               provider: name, secretQueryParameters: ["key"])
+    }
+
+    public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
+        let response = try await client.get(request(for: isbn))
+        try requireOK(response)
+        return try decode(response.body, isbn: isbn)
+    }
+
+    /// The matching volume in a volumes answer, or nil (not found).
+    public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
+        let volumes = try ProviderJSON.decode(Volumes.self, from: body, provider: name)
+        guard let items = volumes.items, !items.isEmpty else { return nil }
+        let wanted = Set([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? []))
+        let match = items.lazy.compactMap(\.volumeInfo).first { info in
+            (info.industryIdentifiers ?? []).contains { wanted.contains(Self.normalized($0.identifier)) }
+        }
+        guard let info = match else { return nil }
+        let links = info.imageLinks
+        return Book(
+            isbn: isbn,
+            title: info.title.nonEmpty,
+            subtitle: info.subtitle.nonEmpty,
+            authors: (info.authors ?? []).filter { !$0.isEmpty },
+            publisher: info.publisher.nonEmpty,
+            publishedDate: info.publishedDate.nonEmpty,
+            pageCount: info.pageCount.flatMap { $0 > 0 ? $0 : nil },
+            language: info.language.nonEmpty,
+            description: info.description.nonEmpty,
+            categories: (info.categories ?? []).filter { !$0.isEmpty },
+            coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).map(Self.secured),
+            sources: [name])
+    }
+
+    /// `http://books.google.com/…` → `https://…` (the seed app loaded covers in clear text).
+    static func secured(_ url: String) -> String {
+        guard UpstreamURL.isHTTP(url), let host = UpstreamURL.host(of: url), imageHosts.contains(host) else { return url }
+        return UpstreamURL.upgradedToHTTPS(url)
+    }
+
+    /// Identifiers as Google writes them (`0-306-40615-2`, lower-case x) compared as digits.
+    static func normalized(_ identifier: String?) -> String {
+        String((identifier ?? "").filter { $0 != "-" && $0 != " " }.uppercased())
+    }
+
+    // MARK: - Wire shape (only the fields almanac reads)
+
+    struct Volumes: Decodable {
+        var totalItems: Int?
+        var items: [Volume]?
+    }
+
+    struct Volume: Decodable {
+        var volumeInfo: VolumeInfo?
+    }
+
+    struct VolumeInfo: Decodable {
+        var title: String?
+        var subtitle: String?
+        var authors: [String]?
+        var publisher: String?
+        var publishedDate: String?
+        var description: String?
+        var industryIdentifiers: [Identifier]?
+        var pageCount: Int?
+        var categories: [String]?
+        var language: String?
+        var imageLinks: ImageLinks?
+    }
+
+    struct Identifier: Decodable {
+        var type: String?
+        var identifier: String?
+    }
+
+    struct ImageLinks: Decodable {
+        var smallThumbnail: String?
+        var thumbnail: String?
+    }
+}

@@ -1,0 +1,149 @@
+/// A validated International Standard Book Number, held in canonical form.
+///
+/// Every lookup, cache key and upstream URL uses `isbn13`: thirteen ASCII digits and nothing
+/// else, so `0-306-40615-2`, `0306406152` and `978-0-306-40615-7` are one book, one cache entry
+/// and one upstream query, and nothing a client sends can add or change upstream query
+/// parameters (ISO 2108; ISBN-10 maps to ISBN-13 under the 978 "Bookland" prefix).
+public struct ISBN: Sendable, Hashable, CustomStringConvertible {
+    /// Thirteen ASCII digits, starting with 978 or 979.
+    public let isbn13: String
+
+    /// Ten characters (the last may be `X`), or nil for 979-prefixed ISBNs, which have no
+    /// ISBN-10 form.
+    public var isbn10: String? { ISBN.isbn10(fromISBN13: isbn13) }
+
+    /// Parses an ISBN-10 or ISBN-13 as people write it: hyphens and spaces anywhere, `X` (either
+    /// case) only as an ISBN-10's check digit. Throws an `ISBNError` whose description says
+    /// exactly what is wrong, because clients send these straight from barcodes and forms.
+    public init(parsing text: String) throws(ISBNError) {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(13)
+        var count = 0
+        var xPosition: Int?
+        var position = 0
+        for character in text {
+            position += 1
+            let value: UInt8
+            switch character {
+            case "-", " ":
+                continue
+            case "0"..."9":
+                value = character.asciiValue! - UInt8(ascii: "0")
+            case "X", "x":
+                value = 10
+            default:
+                throw ISBNError(.unexpectedCharacter(character, position: position))
+            }
+            // An X followed by anything significant is not a check digit.
+            if let xPosition { throw ISBNError(.checkDigitXNotLast(position: xPosition)) }
+            if value == 10 { xPosition = position }
+            count += 1
+            if count <= 13 { digits.append(value) }
+        }
+        switch count {
+        case 0:
+            throw ISBNError(.empty)
+        case 10:
+            let expected = ISBN.checkDigit10(digits[0..<9])
+            guard digits[9] == expected else {
+                throw ISBNError(.wrongCheckDigit(expected: ISBN.character(expected)))
+            }
+            isbn13 = ISBN.isbn13(fromISBN10Body: digits[0..<9])
+        case 13:
+            if let xPosition { throw ISBNError(.checkDigitXNotLast(position: xPosition)) }
+            let prefix = ISBN.text(digits[0..<3])
+            guard prefix == "978" || prefix == "979" else { throw ISBNError(.wrongPrefix(prefix)) }
+            let expected = ISBN.checkDigit13(digits[0..<12])
+            guard digits[12] == expected else {
+                throw ISBNError(.wrongCheckDigit(expected: ISBN.character(expected)))
+            }
+            isbn13 = ISBN.text(digits[...])
+        default:
+            throw ISBNError(.wrongLength(digits: count))
+        }
+    }
+
+    public var description: String { isbn13 }
+
+    // MARK: - Checksums (ISO 2108)
+
+    /// ISBN-10: weights 10…2 over the first nine digits; the check digit makes the weighted sum
+    /// ≡ 0 (mod 11), and a check value of 10 is written `X`.
+    static func checkDigit10<C: Collection>(_ body: C) -> UInt8 where C.Element == UInt8 {
+        var sum = 0
+        for (i, d) in body.enumerated() { sum += (10 - i) * Int(d) }
+        return UInt8((11 - sum % 11) % 11)
+    }
+
+    /// ISBN-13 (EAN-13): weights 1,3,1,3… over the first twelve digits; the check digit makes the
+    /// weighted sum ≡ 0 (mod 10).
+    static func checkDigit13<C: Collection>(_ body: C) -> UInt8 where C.Element == UInt8 {
+        var sum = 0
+        for (i, d) in body.enumerated() { sum += (i % 2 == 0 ? 1 : 3) * Int(d) }
+        return UInt8((10 - sum % 10) % 10)
+    }
+
+    static func character(_ digit: UInt8) -> Character {
+        digit == 10 ? "X" : Character(Unicode.Scalar(UInt8(ascii: "0") + digit))
+    }
+
+    static func text(_ digits: ArraySlice<UInt8>) -> String {
+        String(digits.map { ISBN.character($0) })
+    }
+
+    static func isbn13(fromISBN10Body body: ArraySlice<UInt8>) -> String {
+        let digits: [UInt8] = [9, 7, 8] + body
+        return text((digits + [checkDigit13(digits)])[...])
+    }
+
+    static func isbn10(fromISBN13 isbn13: String) -> String? {
+        guard isbn13.hasPrefix("978") else { return nil }
+        let body = isbn13.utf8.dropFirst(3).prefix(9).map { $0 - UInt8(ascii: "0") }
+        return text((body + [checkDigit10(body)])[...])
+    }
+}
+
+/// Why a string is not an ISBN, in words a client can act on (the 400 problem's `detail`).
+public struct ISBNError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case empty
+        /// `position` is 1-based, counted in characters of the input as sent.
+        case unexpectedCharacter(Character, position: Int)
+        /// An `X` anywhere but as the last character of a ten-digit ISBN.
+        case checkDigitXNotLast(position: Int)
+        case wrongLength(digits: Int)
+        case wrongPrefix(String)
+        case wrongCheckDigit(expected: Character)
+    }
+
+    public var reason: Reason
+
+    public init(_ reason: Reason) { self.reason = reason }
+
+    public var description: String {
+        switch reason {
+        case .empty:
+            return "ISBN is empty"
+        case let .unexpectedCharacter(c, position):
+            return "unexpected character \(ISBNError.show(c)) at position \(position)"
+        case let .checkDigitXNotLast(position):
+            return "'X' at position \(position) is only allowed as the check digit (last character) of an ISBN-10"
+        case let .wrongLength(digits):
+            return "ISBN must have 10 or 13 digits, got \(digits)"
+        case let .wrongPrefix(prefix):
+            return "ISBN-13 must start with 978 or 979, got \(prefix)"
+        case let .wrongCheckDigit(expected):
+            return "check digit should be \(expected)"
+        }
+    }
+
+    /// Printable ASCII as `'c'`; anything else as `U+XXXX`, so control characters and lookalikes
+    /// (a full-width digit, a non-breaking space) are visible in the message.
+    private static func show(_ c: Character) -> String {
+        if let ascii = c.asciiValue, ascii > 0x20, ascii < 0x7F { return "'\(c)'" }
+        return c.unicodeScalars.map { scalar -> String in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
+    }
+}

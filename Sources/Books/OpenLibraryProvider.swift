@@ -1,0 +1,83 @@
+import HTTPClient
+
+/// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
+/// API.md §2): free and keyless, the fallback when Google's quota runs out.
+public struct OpenLibraryProvider: BooksProvider {
+    public let name = BooksProviderID.openLibrary.rawValue
+    public var configuration: BooksConfiguration.OpenLibrary
+
+    public init(configuration: BooksConfiguration.OpenLibrary = .init()) {
+        self.configuration = configuration
+    }
+
+    public func request(for isbn: ISBN) -> UpstreamRequest {
+        let url = UpstreamURL.trimmedBase(configuration.baseUrl)
+            + "/api/books?bibkeys=ISBN:" + isbn.isbn13 + "&format=json&jscmd=data"
+        return UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: name)
+    }
+
+    public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
+        let response = try await client.get(request(for: isbn))
+        try requireOK(response)
+        return try decode(response.body, isbn: isbn)
+    }
+
+    /// The book under `ISBN:{isbn13}` (or, defensively, `ISBN:{isbn10}`); `{}` is not found.
+    public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
+        let answer = try ProviderJSON.decode([String: Record].self, from: body, provider: name)
+        guard let record = answer["ISBN:" + isbn.isbn13] ?? isbn.isbn10.flatMap({ answer["ISBN:" + $0] }) else {
+            return nil
+        }
+        return Book(
+            isbn: isbn,
+            title: record.title.nonEmpty,
+            subtitle: record.subtitle.nonEmpty,
+            authors: Self.names(record.authors),
+            publisher: Self.names(record.publishers).first,
+            publishedDate: record.publish_date.nonEmpty,
+            pageCount: record.number_of_pages.flatMap { $0 > 0 ? $0 : nil },
+            language: nil,
+            description: nil,
+            categories: Self.names(record.subjects),
+            coverURL: coverURL(record.cover),
+            sources: [name])
+    }
+
+    /// The largest cover, re-based onto `coversBaseUrl` (only its `/b/…` path is taken from the
+    /// answer, so the host is never one an upstream response chose) with `default=false`, or
+    /// Open Library answers a blank 1×1 image instead of a 404 when it has none.
+    func coverURL(_ cover: Cover?) -> String? {
+        guard let cover, let url = cover.large.nonEmpty ?? cover.medium.nonEmpty ?? cover.small.nonEmpty,
+              let path = UpstreamURL.pathAndQuery(of: url), path.hasPrefix("/b/") else { return nil }
+        let withoutQuery = path.prefix { $0 != "?" && $0 != "#" }
+        return UpstreamURL.trimmedBase(configuration.coversBaseUrl) + withoutQuery + "?default=false"
+    }
+
+    static func names(_ list: [Named]?) -> [String] {
+        (list ?? []).compactMap { $0.name.nonEmpty }
+    }
+
+    // MARK: - Wire shape (`jscmd=data`, only the fields almanac reads)
+
+    // Field names are Open Library's.
+    struct Record: Decodable {
+        var title: String?
+        var subtitle: String?
+        var authors: [Named]?
+        var publishers: [Named]?
+        var publish_date: String?
+        var number_of_pages: Int?
+        var subjects: [Named]?
+        var cover: Cover?
+    }
+
+    struct Named: Decodable {
+        var name: String?
+    }
+
+    struct Cover: Decodable {
+        var small: String?
+        var medium: String?
+        var large: String?
+    }
+}

@@ -1,0 +1,61 @@
+import CCurl
+
+/// Why one of our own callbacks stopped a transfer; libcurl then reports CURLE_WRITE_ERROR,
+/// which on its own says nothing about the cause.
+enum TransferAbort: Sendable, Equatable {
+    case tooLarge(String)
+    case malformed(String)
+}
+
+/// Maps libcurl's result codes (as returned by 7.88) onto `UpstreamError.Kind`.
+enum CurlErrorMapping {
+    static func kind(for code: CURLcode, abort: TransferAbort?) -> UpstreamError.Kind {
+        switch abort {
+        case .tooLarge?: return .tooLarge
+        case .malformed?: return .malformed
+        case nil: break
+        }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return .dns
+        case CURLE_COULDNT_CONNECT:
+            return .connectionRefused
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timeout
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            // A peer that resets or closes before answering.
+            return .connectionReset
+        case CURLE_PARTIAL_FILE:
+            // "transfer closed with N bytes remaining": short of Content-Length, or a cut chunked body.
+            return .truncated
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            // URLs are checked to be http(s) before curl sees them, so this is the answer's fault:
+            // 7.88 reports a response without an `HTTP/` status line ("HTTP/0.9") this way.
+            return .malformed
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+             CURLE_HTTP3, CURLE_UNKNOWN_OPTION:
+            return .malformed
+        case CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .redirect
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            return .tls
+        default:
+            return .other
+        }
+    }
+
+    /// libcurl's message for `code` (used when the error buffer is empty).
+    static func message(for code: CURLcode) -> String {
+        guard let text = curl_easy_strerror(code) else { return "curl error \(code.rawValue)" }
+        return String(cString: text)
+    }
+}

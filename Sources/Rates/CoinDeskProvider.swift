@@ -1,0 +1,66 @@
+import Foundation
+import HTTPClient
+
+/// CoinDesk's Bitcoin Price Index v1: `GET {base}/v1/bpi/currentprice.json`. The public API
+/// went dark in 2025; this reads mirrors and recorded fixtures. `updated` is
+/// `time.updatedISO`; each rate is `rate_float` (its literal text, number or string) or else
+/// `rate` with its thousands separators removed; `description` and the HTML-entity `symbol`
+/// (`&#36;`, `&pound;`) are decoded and kept for codes the ISO table lacks.
+public struct CoinDeskProvider: RatesProvider {
+    public let name = "coindesk"
+    public var baseURL: String
+
+    public init(baseURL: String = RatesConfiguration.Defaults.coindeskBaseURL) {
+        self.baseURL = baseURL
+    }
+
+    public var url: String { ProviderFetch.trimmedBase(baseURL) + "/v1/bpi/currentprice.json" }
+
+    public func fetch(client: any HTTPClient) async throws -> RateTable {
+        let json = try await ProviderFetch.json(url, provider: name, client: client)
+        return try decode(json)
+    }
+
+    /// Decodes a parsed body; public for tests and fuzzing.
+    public func decode(_ json: JSONValue) throws(UpstreamError) -> RateTable {
+        let d = UpstreamDecoding(provider: name)
+        let root = try d.root(json)
+        let time = try d.object(root["time"], "time")
+        guard let isoValue = time["updatedISO"] else { throw d.missing("time.updatedISO") }
+        guard case let .string(isoText) = isoValue else { throw d.wrongType("time.updatedISO", expected: "a string", got: isoValue) }
+        guard let updated = TimestampText.parseISO8601(isoText) else { throw d.invalid("time.updatedISO", "is not an ISO 8601 date-time") }
+
+        let bpi = try d.object(root["bpi"], "bpi")
+        var builder = RateTableBuilder()
+        for (rawCode, value) in bpi {
+            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
+            let entry = try d.object(value, "bpi.\(rawCode)")
+            builder.add(code, rate: try rate(entry, path: "bpi.\(rawCode)", d))
+            builder.describe(code, name: string(entry["description"]), symbol: string(entry["symbol"]).map(HTMLEntities.decode))
+        }
+        return try builder.build(updated: updated, source: name, emptyPath: "bpi")
+    }
+
+    private func rate(_ entry: [String: JSONValue], path: String, _ d: UpstreamDecoding) throws(UpstreamError) -> Decimal {
+        if let value = entry["rate_float"] {
+            switch value {
+            case let .number(text), let .string(text):
+                guard let rate = DecimalText.parse(text) else { throw d.invalid("\(path).rate_float", "is not a number") }
+                return rate
+            default:
+                throw d.wrongType("\(path).rate_float", expected: "a number", got: value)
+            }
+        }
+        guard let value = entry["rate"] else { throw d.missing("\(path).rate_float") }
+        guard case let .string(text) = value else { throw d.wrongType("\(path).rate", expected: "a string", got: value) }
+        guard let rate = DecimalText.parse(text.replacingOccurrences(of: ",", with: "")) else {
+            throw d.invalid("\(path).rate", "is not a decimal number")
+        }
+        return rate
+    }
+
+    private func string(_ value: JSONValue?) -> String? {
+        if case let .string(s)? = value, !s.isEmpty { return s }
+        return nil
+    }
+}

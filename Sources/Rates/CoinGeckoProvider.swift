@@ -1,0 +1,56 @@
+import HTTPClient
+
+/// CoinGecko's simple price API: `GET {base}/api/v3/simple/price?ids=bitcoin&vs_currencies=…`
+/// → `{"bitcoin":{"usd":91234.5,…}}`. Rates are JSON numbers with lower-case codes; their
+/// literal text is parsed straight into `Decimal` (never via `Double`). `updated` is the
+/// fetch time, or `bitcoin.last_updated_at` when a mirror includes it.
+public struct CoinGeckoProvider: RatesProvider {
+    public let name = "coingecko"
+    public var baseURL: String
+    public var now: WallClock
+
+    /// The three-letter `vs_currencies` CoinGecko supports (its `/simple/supported_vs_currencies`,
+    /// minus `btc` itself, the retired `vef`, and codes almanac cannot address such as `link`).
+    public static let vsCurrencies = [
+        "usd", "aed", "ars", "aud", "bdt", "bhd", "bmd", "brl", "cad", "chf", "clp", "cny", "czk",
+        "dkk", "eur", "gbp", "gel", "hkd", "huf", "idr", "ils", "inr", "jpy", "krw", "kwd", "lkr",
+        "mmk", "mxn", "myr", "ngn", "nok", "nzd", "php", "pkr", "pln", "rub", "sar", "sek", "sgd",
+        "thb", "try", "twd", "uah", "vnd", "zar", "xdr", "xag", "xau",
+        "eth", "ltc", "bch", "bnb", "eos", "xrp", "xlm", "dot", "yfi",
+    ]
+
+    public init(baseURL: String = RatesConfiguration.Defaults.coingeckoBaseURL, now: @escaping WallClock = WallClocks.system) {
+        self.baseURL = baseURL
+        self.now = now
+    }
+
+    public var url: String {
+        ProviderFetch.trimmedBase(baseURL) + "/api/v3/simple/price?ids=bitcoin&vs_currencies="
+            + CoinGeckoProvider.vsCurrencies.joined(separator: ",")
+    }
+
+    public func fetch(client: any HTTPClient) async throws -> RateTable {
+        let json = try await ProviderFetch.json(url, provider: name, client: client)
+        return try decode(json, fetchedAt: now())
+    }
+
+    /// Decodes a parsed body; public for tests and fuzzing.
+    public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
+        let d = UpstreamDecoding(provider: name)
+        let root = try d.root(json)
+        let bitcoin = try d.object(root["bitcoin"], "bitcoin")
+        var updated = fetchedAt
+        if case let .number(text)? = bitcoin["last_updated_at"], let seconds = Int64(text), seconds > 0 {
+            updated = seconds
+        }
+        var builder = RateTableBuilder()
+        for (rawCode, value) in bitcoin {
+            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
+            let path = "bitcoin.\(rawCode)"
+            guard case let .number(text) = value else { throw d.wrongType(path, expected: "a number", got: value) }
+            guard let rate = DecimalText.parse(text) else { throw d.invalid(path, "is out of range") }
+            builder.add(code, rate: rate)
+        }
+        return try builder.build(updated: updated, source: name, emptyPath: "bitcoin")
+    }
+}

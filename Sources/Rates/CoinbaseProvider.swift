@@ -1,0 +1,48 @@
+import HTTPClient
+
+/// Coinbase's public exchange rates: `GET {base}/v2/exchange-rates?currency=BTC` →
+/// `{"data":{"currency":"BTC","rates":{"USD":"91234.56",…}}}`. Rates are decimal strings,
+/// so they are exact; the document has no timestamp, so `updated` is the fetch time.
+public struct CoinbaseProvider: RatesProvider {
+    public let name = "coinbase"
+    public var baseURL: String
+    public var now: WallClock
+
+    public init(baseURL: String = RatesConfiguration.Defaults.coinbaseBaseURL, now: @escaping WallClock = WallClocks.system) {
+        self.baseURL = baseURL
+        self.now = now
+    }
+
+    public var url: String { ProviderFetch.trimmedBase(baseURL) + "/v2/exchange-rates?currency=BTC" }
+
+    public func fetch(client: any HTTPClient) async throws -> RateTable {
+        let json = try await ProviderFetch.json(url, provider: name, client: client)
+        return try decode(json, fetchedAt: now())
+    }
+
+    /// Decodes a parsed body; public for tests and fuzzing.
+    public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
+        let d = UpstreamDecoding(provider: name)
+        let root = try d.root(json)
+        let data = try d.object(root["data"], "data")
+        if let currency = data["currency"] {
+            guard case let .string(code) = currency else { throw d.wrongType("data.currency", expected: "a string", got: currency) }
+            guard code.uppercased() == "BTC" else { throw d.invalid("data.currency", "is \"\(code)\", expected \"BTC\"") }
+        }
+        let rates = try d.object(data["rates"], "data.rates")
+        var builder = RateTableBuilder()
+        for (rawCode, value) in rates {
+            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
+            let path = "data.rates.\(rawCode)"
+            let text: String
+            switch value {
+            case let .string(s): text = s
+            case let .number(n): text = n
+            default: throw d.wrongType(path, expected: "a decimal string", got: value)
+            }
+            guard let rate = DecimalText.parse(text) else { throw d.invalid(path, "is not a decimal number") }
+            builder.add(code, rate: rate)
+        }
+        return try builder.build(updated: fetchedAt, source: name, emptyPath: "data.rates")
+    }
+}

@@ -1,0 +1,78 @@
+import Cache
+import Foundation
+
+/// One upstream snapshot of Bitcoin's price in every currency the provider quotes.
+///
+/// BTC is the base: `rates["USD"] == 91234.56` means one bitcoin buys 91,234.56 US dollars.
+/// Every other base is derived from this one table (see `CrossRate`), so a single cached
+/// value answers every rates question and one upstream call refreshes them all.
+public struct RateTable: CacheValue, Equatable {
+    /// Code → units of that currency one BTC buys. Always contains `BTC` = 1; only positive
+    /// rates of three-letter codes are kept (`RateTableBuilder` enforces it).
+    public let rates: [String: Decimal]
+    /// Unix seconds of the quote: the upstream's timestamp, or the fetch time when it has none.
+    public let updated: Int64
+    /// The provider that produced the table (`coinbase`, `coingecko`, `coindesk`).
+    public let source: String
+    /// Names and symbols the upstream supplied (CoinDesk's `description` / `symbol`), used for
+    /// codes the built-in ISO 4217 table lacks.
+    public let upstreamCurrencies: [String: Currency]
+    /// `rates`' keys in ascending order: the order every listing is rendered in.
+    public let codes: [String]
+
+    public let cacheValidator: String
+    public let cacheCost: Int
+
+    public init(rates: [String: Decimal], updated: Int64, source: String, upstreamCurrencies: [String: Currency] = [:]) {
+        var rates = rates
+        rates["BTC"] = 1
+        self.rates = rates
+        self.updated = updated
+        self.source = source
+        self.upstreamCurrencies = upstreamCurrencies
+        self.codes = rates.keys.sorted()
+        var hasher = FNV1a64()
+        hasher.combine(source)
+        hasher.combine(String(updated))
+        for code in codes {
+            hasher.combine(code)
+            hasher.combine(rates[code]!.description)
+        }
+        for code in upstreamCurrencies.keys.sorted() {
+            let c = upstreamCurrencies[code]!
+            hasher.combine(code)
+            hasher.combine(c.name)
+            hasher.combine(c.symbol ?? "")
+        }
+        self.cacheValidator = hasher.hex
+        self.cacheCost = 128 + codes.count * 64 + upstreamCurrencies.count * 96
+    }
+
+    /// Units of `code` one BTC buys, if the table quotes it.
+    public func rate(_ code: String) -> Decimal? { rates[code] }
+}
+
+/// 64-bit FNV-1a: a cheap, stable content hash for validators and ETags (not a security
+/// boundary: ETags only need to change when content does, RFC 9110 §8.8.3).
+public struct FNV1a64: Sendable {
+    private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    /// Mixes `text` in, followed by a 0x1F separator so `("ab","c")` ≠ `("a","bc")`.
+    public mutating func combine(_ text: String) {
+        for byte in text.utf8 { mix(byte) }
+        mix(0x1F)
+    }
+
+    private mutating func mix(_ byte: UInt8) {
+        state ^= UInt64(byte)
+        state = state &* 0x0000_0100_0000_01B3
+    }
+
+    /// 16 lower-case hex digits.
+    public var hex: String {
+        let s = String(state, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

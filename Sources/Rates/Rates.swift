@@ -1,1 +1,0 @@
-// Rates module: see ../shared/DESIGN.md. Filled in by its issue.

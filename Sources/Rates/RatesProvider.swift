@@ -1,0 +1,68 @@
+import HTTPClient
+
+/// A source of Bitcoin rate tables. Implementations fetch one upstream document and decode
+/// it; they throw `UpstreamError` only — transport failures as the client reported them,
+/// HTTP errors as `.other`, undecodable bodies as `.malformed` with a detail naming the
+/// field (`missing field data.rates`) — so callers can fail over and map 502/504 uniformly.
+public protocol RatesProvider: Sendable {
+    /// Stable provider name (`coinbase`), as in `rates.providers` and in `source`.
+    var name: String { get }
+    func fetch(client: any HTTPClient) async throws -> RateTable
+}
+
+/// Shared plumbing for providers: the GET, the status check and JSON parsing.
+enum ProviderFetch {
+    static func json(_ url: String, provider: String, client: any HTTPClient) async throws -> JSONValue {
+        let request = UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: provider)
+        let response = try await client.get(request)
+        guard (200..<300).contains(response.status) else {
+            throw UpstreamError(.other, provider: provider, detail: "upstream answered HTTP \(response.status)")
+        }
+        return try parse(response.body, provider: provider)
+    }
+
+    static func parse(_ body: [UInt8], provider: String) throws(UpstreamError) -> JSONValue {
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw UpstreamError(.malformed, provider: provider, detail: "response is not JSON (\(error))")
+        }
+    }
+
+    /// Strips a trailing `/` so `https://mirror.example/` + `/v1/…` has no double slash.
+    static func trimmedBase(_ base: String) -> String {
+        var base = base
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+}
+
+/// Decoding helpers whose errors name the provider and the JSON path.
+struct UpstreamDecoding {
+    var provider: String
+
+    func missing(_ path: String) -> UpstreamError {
+        UpstreamError(.malformed, provider: provider, detail: "missing field \(path)")
+    }
+
+    func wrongType(_ path: String, expected: String, got value: JSONValue) -> UpstreamError {
+        UpstreamError(.malformed, provider: provider, detail: "field \(path) is not \(expected) (got \(value.kindDescription))")
+    }
+
+    func invalid(_ path: String, _ reason: String) -> UpstreamError {
+        UpstreamError(.malformed, provider: provider, detail: "field \(path) \(reason)")
+    }
+
+    func object(_ value: JSONValue?, _ path: String) throws(UpstreamError) -> [String: JSONValue] {
+        guard let value else { throw missing(path) }
+        guard case let .object(members) = value else { throw wrongType(path, expected: "an object", got: value) }
+        return members
+    }
+
+    func root(_ value: JSONValue) throws(UpstreamError) -> [String: JSONValue] {
+        guard case let .object(members) = value else {
+            throw UpstreamError(.malformed, provider: provider, detail: "response is \(value.kindDescription), not a JSON object")
+        }
+        return members
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Renders almanac's own rates JSON (API.md §3) from a table, with keys in the documented
+/// order and currencies sorted by code. Unknown codes throw `RatesInputError` (404).
+public enum RatesRenderer {
+    /// The body for `query`, or the 404 naming the codes `table` does not quote.
+    public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {
+        switch query {
+        case let .rates(base, symbols): return try rates(table, base: base, symbols: symbols)
+        case let .rate(code, base): return try rate(table, code: code, base: base)
+        case let .convert(from, to, amount): return try convert(table, from: from, to: to, amount: amount)
+        case .currencies: return currencies(table)
+        case .bpiCurrentPrice, .bpiCurrentPriceIn, .bpiSupportedCurrencies:
+            return try CoinDeskBPIRenderer.render(query, table: table)
+        }
+    }
+
+    static func requireKnown(_ codes: [String], in table: RateTable) throws(RatesInputError) {
+        var unknown: [String] = []
+        for code in codes where table.rate(code) == nil && !unknown.contains(code) { unknown.append(code) }
+        if !unknown.isEmpty { throw RatesInputError.unknown(unknown) }
+    }
+
+    /// `{"base","updated","source","rates":{"USD":{"code","name","symbol","rate"},…}}`
+    static func rates(_ table: RateTable, base: String, symbols: [String]?) throws(RatesInputError) -> [UInt8] {
+        try requireKnown([base] + (symbols ?? []), in: table)
+        let codes = symbols ?? table.codes
+        var w = JSONWriter(capacity: 64 + codes.count * 96)
+        w.raw("{")
+        w.key("base", first: true); w.string(base)
+        w.key("updated"); w.string(TimestampText.iso8601UTC(table.updated))
+        w.key("source"); w.string(table.source)
+        w.key("rates"); w.raw("{")
+        for (n, code) in codes.enumerated() {
+            let currency = CurrencyDirectory.currency(code, in: table)
+            w.key(code, first: n == 0)
+            w.raw("{")
+            w.key("code", first: true); w.string(code)
+            w.key("name"); w.string(currency.name)
+            w.key("symbol"); w.optionalString(currency.symbol)
+            w.key("rate"); w.number(CrossRate.served(table, base: base, code: code)!)
+            w.raw("}")
+        }
+        w.raw("}}")
+        return w.bytes
+    }
+
+    /// `{"base","code","name","symbol","rate","updated","source"}`
+    static func rate(_ table: RateTable, code: String, base: String) throws(RatesInputError) -> [UInt8] {
+        try requireKnown([code, base], in: table)
+        let currency = CurrencyDirectory.currency(code, in: table)
+        var w = JSONWriter()
+        w.raw("{")
+        w.key("base", first: true); w.string(base)
+        w.key("code"); w.string(code)
+        w.key("name"); w.string(currency.name)
+        w.key("symbol"); w.optionalString(currency.symbol)
+        w.key("rate"); w.number(CrossRate.served(table, base: base, code: code)!)
+        w.key("updated"); w.string(TimestampText.iso8601UTC(table.updated))
+        w.key("source"); w.string(table.source)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"from","to","amount","rate","result","updated","source"}`
+    static func convert(_ table: RateTable, from: String, to: String, amount: Decimal) throws(RatesInputError) -> [UInt8] {
+        try requireKnown([from, to], in: table)
+        var w = JSONWriter()
+        w.raw("{")
+        w.key("from", first: true); w.string(from)
+        w.key("to"); w.string(to)
+        w.key("amount"); w.number(amount)
+        w.key("rate"); w.number(CrossRate.served(table, base: from, code: to)!)
+        w.key("result"); w.number(CrossRate.convert(table, amount: amount, from: from, to: to)!)
+        w.key("updated"); w.string(TimestampText.iso8601UTC(table.updated))
+        w.key("source"); w.string(table.source)
+        w.raw("}")
+        return w.bytes
+    }
+
+    /// `{"USD":{"code","name","symbol"},…}` for every code the table quotes.
+    static func currencies(_ table: RateTable) -> [UInt8] {
+        var w = JSONWriter(capacity: table.codes.count * 80)
+        w.raw("{")
+        for (n, code) in table.codes.enumerated() {
+            let currency = CurrencyDirectory.currency(code, in: table)
+            w.key(code, first: n == 0)
+            w.raw("{")
+            w.key("code", first: true); w.string(code)
+            w.key("name"); w.string(currency.name)
+            w.key("symbol"); w.optionalString(currency.symbol)
+            w.raw("}")
+        }
+        w.raw("}")
+        return w.bytes
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// Rendered bodies keyed by query, valid for one table validator.
+///
+/// A cache hit must not re-encode JSON: the first request for a `RatesQuery` renders it, every
+/// later one gets the same `[UInt8]` storage (copy-on-write, never copied). When the table's
+/// validator changes the memo starts over; when it holds `capacity` bodies (free-form
+/// `amount`s make the key space unbounded) it is emptied rather than tracking recency — the
+/// next requests re-render what is popular.
+public final class RenderMemo: Sendable {
+    /// A body ready to serve and its strong ETag (quoted, RFC 9110 §8.8.3).
+    public struct Rendered: Sendable {
+        public let body: [UInt8]
+        public let etag: String
+    }
+
+    private struct State {
+        var validator = ""
+        var entries: [RatesQuery: Rendered] = [:]
+        var renders = 0
+    }
+
+    /// Builds the strong ETag from the table validator and the query's representation key.
+    public typealias ETagMaker = @Sendable (_ validator: String, _ representationKey: String) -> String
+
+    public let capacity: Int
+    private let makeETag: ETagMaker
+    private let state = Mutex(State())
+
+    /// - Parameter etag: how ETags are spelled; the HTTP layer passes its shared helper so every
+    ///   endpoint of the service derives tags the same way.
+    public init(capacity: Int = 1024, etag: @escaping ETagMaker = RenderMemo.defaultETag) {
+        self.capacity = max(1, capacity)
+        self.makeETag = etag
+    }
+
+    /// `"<validator>-<fnv1a64(representationKey)>"`.
+    public static let defaultETag: ETagMaker = { validator, key in
+        var hasher = FNV1a64()
+        hasher.combine(key)
+        return "\"\(validator)-\(hasher.hex)\""
+    }
+
+    /// The memoized body for `query` against `table` (whose cache validator is `validator`),
+    /// rendering it on first use. Errors (unknown codes) are not memoized.
+    public func rendered(_ query: RatesQuery, table: RateTable, validator: String) throws(RatesInputError) -> Rendered {
+        if let hit = state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
+        let body = try RatesRenderer.render(query, table: table)
+        let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
+        state.withLock { s in
+            s.renders += 1
+            if s.validator != validator {
+                s.validator = validator
+                s.entries.removeAll()
+            } else if s.entries.count >= capacity {
+                s.entries.removeAll(keepingCapacity: true)
+            }
+            s.entries[query] = rendered
+        }
+        return rendered
+    }
+
+    /// Bodies rendered so far (tests assert hits render nothing).
+    public var renderCount: Int { state.withLock { $0.renders } }
+    public var count: Int { state.withLock { $0.entries.count } }
+}

@@ -1,0 +1,143 @@
+import HTTPClient
+import Testing
+@testable import Books
+
+@Suite struct GoogleBooksDecodingTests {
+    let google = GoogleBooksProvider()
+
+    @Test func picksTheItemCarryingTheISBNNotItemsZero() throws {
+        let book = try #require(try google.decode(Array(Fixtures.googlePragmatic.utf8), isbn: isbn(Fixtures.pragmatic13)))
+        #expect(book.subtitle == "From Journeyman to Master")
+        #expect(book.publishedDate == "1999-10-20")
+        #expect(book.pageCount == 352)
+        #expect(book.authors == ["Andrew Hunt", "David Thomas"])
+        #expect(book.publisher == "Addison-Wesley Professional")
+        #expect(book.categories == ["Computers"])
+        #expect(book.language == "en")
+        #expect(book.description?.hasPrefix("Straight from the programming trenches") == true)
+        #expect(book.sources == ["google-books"])
+    }
+
+    @Test func matchesOnTheISBN10IdentifierToo() throws {
+        let json = Fixtures.googlePragmatic.replacingOccurrences(of: #"{"type": "ISBN_13", "identifier": "9780201616224"}"#,
+                                                                 with: #"{"type": "OTHER", "identifier": "UOM:39015047837564"}"#)
+        let book = try google.decode(Array(json.utf8), isbn: isbn("0-201-61622-x"))
+        #expect(book?.pageCount == 352)
+    }
+
+    @Test func thumbnailIsUpgradedToHTTPS() throws {
+        let book = try google.decode(Array(Fixtures.googlePragmatic.utf8), isbn: isbn(Fixtures.pragmatic13))
+        #expect(book?.coverURL == "https://books.google.com/books/content?id=5wBQEp6ruIAC&printsec=frontcover&img=1&zoom=1&source=gbs_api")
+        // Only Google's own image hosts are rewritten; anything else is left for the host policy to judge.
+        #expect(GoogleBooksProvider.secured("http://example.com/x.jpg") == "http://example.com/x.jpg")
+    }
+
+    @Test func noMatchingItemIsNotFound() throws {
+        // Searching the anniversary edition's neighbour: items exist, none carries the ISBN.
+        #expect(try google.decode(Array(Fixtures.googlePragmatic.utf8), isbn: isbn("9780306406157")) == nil)
+    }
+
+    @Test func zeroItemsIsNotFound() throws {
+        #expect(try google.decode(Array(Fixtures.googleNotFound.utf8), isbn: isbn(Fixtures.pragmatic13)) == nil)
+        #expect(try google.decode(Array(#"{"kind":"books#volumes","totalItems":3,"items":[]}"#.utf8), isbn: isbn(Fixtures.pragmatic13)) == nil)
+    }
+
+    @Test func missingFieldsAreNilOrEmpty() throws {
+        let book = try #require(try google.decode(Array(Fixtures.googlePragmaticThin.utf8), isbn: isbn(Fixtures.pragmatic13)))
+        #expect(book.pageCount == nil)
+        #expect(book.description == nil)
+        #expect(book.coverURL == nil)
+        #expect(book.publisher == nil)
+        #expect(book.categories == [])
+        #expect(book.subtitle == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"totalItems":1,"items":[{"volumeInfo":{"title":"x","pageCount":"352","industryIdentifiers":[]}}]}"#,
+         "field items[0].volumeInfo.pageCount: expected a number"),
+        (#"{"totalItems":1,"items":[{"volumeInfo":{"authors":"Andrew Hunt"}}]}"#,
+         "field items[0].volumeInfo.authors: expected an array"),
+        (#"{"totalItems":"many"}"#, "field totalItems: expected a number"),
+        ("<html>quota</html>", "body is not JSON"),
+    ])
+    func wrongTypesNameProviderAndField(json: String, detail: String) {
+        #expect(throws: UpstreamError(.malformed, provider: "google-books", detail: detail)) {
+            try google.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13))
+        }
+    }
+
+    @Test func requestUsesOnlyTheCanonicalISBNAndMarksTheKeySecret() {
+        var configuration = BooksConfiguration.GoogleBooks()
+        configuration.baseUrl = "https://www.googleapis.com/"
+        configuration.apiKey = "s3cr&t=1"
+        configuration.country = "GB"
+        let request = GoogleBooksProvider(configuration: configuration).request(for: isbn("0-201-61622-X"))
+        #expect(request.url == "https://www.googleapis.com/books/v1/volumes?q=isbn:9780201616224&key=s3cr%26t%3D1&country=GB")
+        #expect(request.secretQueryParameters == ["key"])
+        #expect(request.provider == "google-books")
+        #expect(GoogleBooksProvider().request(for: isbn("0201616220".dropLast() + "X")).url
+            == "https://www.googleapis.com/books/v1/volumes?q=isbn:9780201616224")
+    }
+}
+
+@Suite struct OpenLibraryDecodingTests {
+    let openLibrary = OpenLibraryProvider()
+
+    @Test func decodesTheKeyedRecord() throws {
+        let book = try #require(try openLibrary.decode(Array(Fixtures.openLibraryPragmatic.utf8), isbn: isbn(Fixtures.pragmatic10)))
+        #expect(book.title == "The pragmatic programmer")
+        #expect(book.subtitle == "from journeyman to master")
+        #expect(book.authors == ["Andrew Hunt", "David Thomas"])
+        #expect(book.publisher == "Addison-Wesley")
+        #expect(book.publishedDate == "2000")
+        #expect(book.pageCount == 321)
+        #expect(book.categories == ["Computer programming", "Software engineering"])
+        #expect(book.description == nil)
+        #expect(book.sources == ["open-library"])
+    }
+
+    @Test func coverGetsDefaultFalseOnTheConfiguredCoversHost() throws {
+        let book = try openLibrary.decode(Array(Fixtures.openLibraryPragmatic.utf8), isbn: isbn(Fixtures.pragmatic13))
+        #expect(book?.coverURL == "https://covers.openlibrary.org/b/id/8090534-L.jpg?default=false")
+
+        var mirrored = BooksConfiguration.OpenLibrary()
+        mirrored.coversBaseUrl = "http://127.0.0.1:9000/"
+        let rebased = try OpenLibraryProvider(configuration: mirrored)
+            .decode(Array(Fixtures.openLibraryPragmatic.utf8), isbn: isbn(Fixtures.pragmatic13))
+        #expect(rebased?.coverURL == "http://127.0.0.1:9000/b/id/8090534-L.jpg?default=false")
+    }
+
+    @Test func aCoverOutsideTheCoversPathIsDropped() throws {
+        let json = #"{"ISBN:9780201616224":{"title":"x","cover":{"large":"https://evil.example/steal?x=1"}}}"#
+        let book = try openLibrary.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13))
+        #expect(book?.coverURL == nil)
+    }
+
+    @Test func emptyObjectIsNotFound() throws {
+        #expect(try openLibrary.decode(Array("{}".utf8), isbn: isbn(Fixtures.pragmatic13)) == nil)
+    }
+
+    @Test func missingFieldsAreNilOrEmpty() throws {
+        let book = try #require(try openLibrary.decode(Array(#"{"ISBN:9780201616224":{"title":"x"}}"#.utf8), isbn: isbn(Fixtures.pragmatic13)))
+        #expect(book.authors == [])
+        #expect(book.publisher == nil)
+        #expect(book.pageCount == nil)
+        #expect(book.coverURL == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"ISBN:9780201616224":{"number_of_pages":"321"}}"#, "field ISBN:9780201616224.number_of_pages: expected a number"),
+        (#"{"ISBN:9780201616224":{"authors":[{"name":7}]}}"#, "field ISBN:9780201616224.authors[0].name: expected a string"),
+        (#"[]"#, "field (root): expected an object"),
+    ])
+    func wrongTypesNameProviderAndField(json: String, detail: String) {
+        #expect(throws: UpstreamError(.malformed, provider: "open-library", detail: detail)) {
+            try openLibrary.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13))
+        }
+    }
+
+    @Test func requestShape() {
+        #expect(OpenLibraryProvider().request(for: isbn("0306406152")).url
+            == "https://openlibrary.org/api/books?bibkeys=ISBN:9780306406157&format=json&jscmd=data")
+    }
+}

@@ -1,0 +1,169 @@
+import Testing
+@testable import Cache
+
+@Suite struct SingleFlightTests {
+    @Test func thousandConcurrentCallersShareOneLoad() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let gate = Gate()
+        let calls = Counter()
+        let load: @Sendable () async throws -> CacheLoad<Payload> = {
+            calls.increment()
+            await gate.wait()
+            return CacheLoad(value: Payload(text: "cold"), ttlSeconds: 10, staleSeconds: 0)
+        }
+        try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
+            for _ in 0..<1_000 { group.addTask { try await ns.value(for: "k", load: load) } }
+            await waitUntil("all callers waiting") { ns.stats().misses == 1_000 }
+            gate.open()
+            var count = 0
+            for try await lookup in group {
+                #expect(lookup.outcome == .miss)
+                #expect(lookup.value.text == "cold")
+                count += 1
+            }
+            #expect(count == 1_000)
+        }
+        #expect(calls.value == 1)
+        let stats = ns.stats()
+        #expect(stats.loadsInFlight == 0)
+        #expect(stats.entries == 1)
+        #expect(try await ns.value(for: "k", load: load).outcome == .hit)
+    }
+
+    @Test func errorIsSharedByAllWaitersAndNotCached() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let gate = Gate()
+        let calls = Counter()
+        let failing: @Sendable () async throws -> CacheLoad<Payload> = {
+            calls.increment()
+            await gate.wait()
+            throw TestFailure(code: 7)
+        }
+        await withTaskGroup(of: (any Error)?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do {
+                        _ = try await ns.value(for: "k", load: failing)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            await waitUntil("all callers waiting") { ns.stats().misses == 50 }
+            gate.open()
+            for await error in group {
+                #expect(error as? TestFailure == TestFailure(code: 7))
+            }
+        }
+        #expect(calls.value == 1)
+        #expect(ns.stats().entries == 0)
+        let ok = Counter()
+        #expect(try await ns.value(for: "k", load: loader("fine", calls: ok)).outcome == .miss)
+        #expect(ok.value == 1)
+    }
+
+    @Test func distinctKeysLoadIndependently() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let calls = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<20 {
+                group.addTask { _ = try await ns.value(for: "k\(i % 5)", load: loader("v", calls: calls)) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(calls.value >= 5)
+        #expect(ns.stats().entries == 5)
+    }
+
+    @Test func cancellingOneWaiterLeavesTheLoadToOthers() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let gate = Gate()
+        let calls = Counter()
+        let load: @Sendable () async throws -> CacheLoad<Payload> = {
+            calls.increment()
+            await gate.wait()
+            return CacheLoad(value: Payload(text: "shared"), ttlSeconds: 10, staleSeconds: 0)
+        }
+        let quitter = Task { try await ns.value(for: "k", load: load) }
+        let stayers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
+        await waitUntil("all four waiting") { ns.stats().misses == 4 }
+
+        quitter.cancel()
+        // Prompt: the quitter gets CancellationError while the load is still blocked.
+        await #expect(throws: CancellationError.self) { try await quitter.value }
+        #expect(ns.stats().loadsInFlight == 1)
+
+        gate.open()
+        for stayer in stayers {
+            #expect(try await stayer.value.value.text == "shared")
+        }
+        #expect(calls.value == 1)
+        #expect(ns.fresh("k")?.value.text == "shared")
+    }
+
+    @Test func cancellingAllWaitersCancelsTheLoad() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let observedCancellation = Counter()
+        let started = Counter()
+        let load: @Sendable () async throws -> CacheLoad<Payload> = {
+            started.increment()
+            do {
+                try await Task.sleep(for: .seconds(3_600))  // ends only by cancellation
+            } catch {
+                observedCancellation.increment()
+                throw error
+            }
+            return CacheLoad(value: Payload(text: "never"), ttlSeconds: 10, staleSeconds: 0)
+        }
+        let waiters = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
+        await waitUntil("all waiting") { ns.stats().misses == 3 && started.value == 1 }
+        for waiter in waiters { waiter.cancel() }
+        for waiter in waiters {
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+        }
+        await waitUntil("load observed cancellation") { observedCancellation.value == 1 }
+        await waitUntil("load finished") { ns.stats().loadsInFlight == 0 }
+        #expect(ns.stats().entries == 0)
+
+        // The next caller starts a fresh load.
+        let calls = Counter()
+        #expect(try await ns.value(for: "k", load: loader("again", calls: calls)).value.text == "again")
+        #expect(calls.value == 1)
+    }
+
+    @Test func alreadyCancelledCallerStartsNoLoad() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        let calls = Counter()
+        let gate = Gate()
+        let task = Task {
+            await gate.wait()
+            return try await ns.value(for: "k", load: loader("x", calls: calls))
+        }
+        task.cancel()
+        gate.open()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(calls.value == 0)
+        #expect(ns.stats().loadsInFlight == 0)
+    }
+
+    @Test func cancelledCallerStillGetsFreshHits() async throws {
+        let f = Fixture()
+        let ns = f.namespace()
+        try await fill(ns, "k")
+        let gate = Gate()
+        let task = Task {
+            await gate.wait()
+            return try await ns.value(for: "k", load: loader("x", calls: Counter()))
+        }
+        task.cancel()
+        gate.open()
+        #expect(try await task.value.outcome == .hit)
+    }
+}

@@ -1,0 +1,132 @@
+import Testing
+@testable import Cache
+
+/// Deterministic per-task randomness (SplitMix64), so a failing run can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct StressTests {
+    /// 8 tasks × 5,000 mixed operations over 300 keys in two namespaces, random sizes, TTLs,
+    /// stale windows and failures, limits small enough to evict constantly; then the store's
+    /// structures and counters must agree exactly.
+    @Test func mixedKeysUnderSmallLimitsKeepInvariants() async throws {
+        let limits = CacheLimits(maxEntries: 100, maxBytes: 60 * (1_000 + CacheStore.entryOverheadBytes))
+        let clock = ManualCacheClock()
+        let store = CacheStore(limits: limits, clock: clock)
+        let spaces = [
+            store.namespace("rates", keyType: Int.self, valueType: Payload.self),
+            store.namespace("books", keyType: Int.self, valueType: Payload.self),
+        ]
+        let loads = Counter()
+
+        let lookups = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var rng = SplitMix(state: UInt64(worker) &* 7919 &+ 1)
+                    var counted = 0
+                    for _ in 0..<5_000 {
+                        let ns = spaces[Int.random(in: 0..<2, using: &rng)]
+                        let key = Int.random(in: 0..<300, using: &rng)
+                        let roll = Int.random(in: 0..<1_000, using: &rng)
+                        switch roll {
+                        case 0..<200:
+                            if ns.fresh(key) != nil { counted += 1 }
+                        case 200..<203:
+                            ns.purge()
+                        case 203..<260:
+                            clock.advance(by: Double.random(in: 0..<0.5, using: &rng))
+                        default:
+                            let cost = Int.random(in: 0...2_000, using: &rng)
+                            let ttl = Double.random(in: 0...3, using: &rng)
+                            let stale = Double.random(in: 0...3, using: &rng)
+                            let fails = roll % 17 == 0
+                            let suspends = roll % 3 == 0
+                            counted += 1
+                            do {
+                                _ = try await ns.value(for: key) {
+                                    loads.increment()
+                                    if suspends { await Task.yield() }
+                                    if fails { throw TestFailure() }
+                                    return CacheLoad(
+                                        value: Payload(text: "\(key)", cost: cost), ttlSeconds: ttl, staleSeconds: stale)
+                                }
+                            } catch is TestFailure {
+                                // shared load failures are part of the mix
+                            }
+                        }
+                    }
+                    return counted
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+
+        await waitUntil("background refreshes done") {
+            spaces.allSatisfy { $0.stats().loadsInFlight == 0 }
+        }
+        let violations = store.auditViolations()
+        #expect(violations.isEmpty, "\(violations.prefix(5))")
+        let stats = store.stats().values
+        let totals = store.totals()
+        #expect(stats.map(\.entries).reduce(0, +) == totals.entries)
+        #expect(stats.map(\.bytes).reduce(0, +) == totals.bytes)
+        #expect(totals.entries <= limits.maxEntries)
+        #expect(totals.bytes <= limits.maxBytes)
+        let served = stats.map { $0.hits + $0.misses + $0.stale }.reduce(0, +)
+        #expect(served == UInt64(lookups))
+        #expect(stats.map(\.evictions).reduce(0, +) > 0)
+        #expect(UInt64(loads.value) <= stats.map { $0.misses + $0.stale }.reduce(0, +))
+    }
+}
+
+@Suite struct CancellationStressTests {
+    /// Callers cancelled at random points: every caller that was not cancelled gets the value
+    /// (a shared load is only cancelled once nobody waits for it), every cancelled one gets the
+    /// value or `CancellationError`, nobody hangs, and the store ends consistent.
+    @Test func randomCancellationsNeverStrandOrFailOthers() async throws {
+        let clock = ManualCacheClock()
+        let store = CacheStore(limits: CacheLimits(maxEntries: 8, maxBytes: 1 << 20), clock: clock)
+        let ns = store.namespace("rates", keyType: Int.self, valueType: Payload.self)
+        let loads = Counter()
+        let load: @Sendable (Int) -> @Sendable () async throws -> CacheLoad<Payload> = { key in
+            {
+                loads.increment()
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...500)))
+                return CacheLoad(value: Payload(text: "\(key)"), ttlSeconds: 1, staleSeconds: 1)
+            }
+        }
+        var rng = SplitMix(state: 42)
+        for _ in 0..<100 {
+            clock.advance(by: Double.random(in: 0...1.5, using: &rng))
+            var tasks: [(task: Task<CacheLookup<Payload>, any Error>, cancelled: Bool, key: Int)] = []
+            for _ in 0..<30 {
+                let key = Int.random(in: 0..<12, using: &rng)
+                tasks.append((Task { try await ns.value(for: key, load: load(key)) }, Bool.random(using: &rng), key))
+            }
+            for entry in tasks where entry.cancelled {
+                await Task.yield()
+                entry.task.cancel()
+            }
+            for entry in tasks {
+                do {
+                    let lookup = try await entry.task.value
+                    #expect(lookup.value.text == "\(entry.key)")
+                } catch is CancellationError {
+                    #expect(entry.cancelled, "a caller that was not cancelled got CancellationError")
+                }
+            }
+        }
+        await waitUntil("loads finished") { ns.stats().loadsInFlight == 0 }
+        let violations = store.auditViolations()
+        #expect(violations.isEmpty, "\(violations.prefix(5))")
+        #expect(loads.value > 0)
+    }
+}

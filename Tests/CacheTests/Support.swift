@@ -1,0 +1,115 @@
+import Synchronization
+import Testing
+@testable import Cache
+
+/// A cached payload whose cost and validator tests choose; counts validator computations.
+struct Payload: CacheValue, Equatable {
+    var text: String
+    var cost: Int = 100
+    var validatorCalls: Counter? = nil
+
+    var cacheCost: Int { cost }
+    var cacheValidator: String {
+        validatorCalls?.increment()
+        return "v-\(text)"
+    }
+
+    static func == (a: Payload, b: Payload) -> Bool { a.text == b.text && a.cost == b.cost }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+/// Jitter source tests set explicitly.
+final class FixedUnit: Sendable {
+    private let unit = Mutex(0.0)
+    func set(_ value: Double) { unit.withLock { $0 = value } }
+    var source: @Sendable () -> Double { { self.unit.withLock { $0 } } }
+}
+
+/// A one-shot gate: loads wait on it until the test opens it.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+struct TestFailure: Error, Equatable {
+    var code = 1
+}
+
+/// Waits (yielding, with short pauses) until `condition` holds; fails the test at the deadline.
+func waitUntil(
+    _ what: String, timeoutSeconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async {
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeoutSeconds * 1000))
+    while !condition() {
+        if ContinuousClock.now > deadline {
+            Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// A store with a manual clock and fixed jitter (0 → freshness exactly ttl unless changed).
+struct Fixture {
+    let clock = ManualCacheClock(start: 1_000)
+    let jitter = FixedUnit()
+    let store: CacheStore
+
+    init(maxEntries: Int = 1_000, maxBytes: Int = 1 << 30, refreshRetrySeconds: Double = 0) {
+        store = CacheStore(
+            limits: CacheLimits(maxEntries: maxEntries, maxBytes: maxBytes), clock: clock,
+            randomUnit: jitter.source, refreshRetrySeconds: refreshRetrySeconds)
+    }
+
+    func namespace(_ name: String = "rates") -> CacheNamespace<String, Payload> {
+        store.namespace(name, keyType: String.self, valueType: Payload.self)
+    }
+
+    /// Time relative to the fixture's start.
+    func at(_ seconds: Double) { clock.set(1_000 + seconds) }
+}
+
+/// A loader that counts its calls.
+func loader(
+    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, calls: Counter
+) -> @Sendable () async throws -> CacheLoad<Payload> {
+    {
+        calls.increment()
+        return CacheLoad(value: Payload(text: text, cost: cost), ttlSeconds: ttl, staleSeconds: stale)
+    }
+}
+
+/// Fills `key` with a value loaded at the current time.
+@discardableResult
+func fill(
+    _ ns: CacheNamespace<String, Payload>, _ key: String, text: String? = nil, ttl: Double = 10,
+    stale: Double = 0, cost: Int = 100
+) async throws -> CacheLookup<Payload> {
+    try await ns.value(for: key, load: loader(text ?? key, ttl: ttl, stale: stale, cost: cost, calls: Counter()))
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPClient
+import HTTPClientTestSupport
+import Synchronization
+import Testing
+
+/// A value shared between a stub's connection thread and the test.
+final class Shared<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
+}
+
+/// Waits for `condition` with a deadline, polling briefly; never sleep-and-hope.
+func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+func makeClient(timeoutMs: Int = 5000, retries: Int = 0, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
+    var configuration = HTTPClientConfiguration()
+    configuration.timeoutMs = timeoutMs
+    configuration.retries = retries
+    configuration.userAgent = "almanac-tests/1"
+    configure(&configuration)
+    return CurlHTTPClient(configuration: configuration)
+}
+
+/// Runs `body`, expecting an `UpstreamError`; returns it (or records an issue).
+func expectUpstreamError(_ body: () async throws -> UpstreamResponse,
+                         sourceLocation: SourceLocation = #_sourceLocation) async -> UpstreamError? {
+    do {
+        let response = try await body()
+        Issue.record("expected an UpstreamError, got status \(response.status)", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as UpstreamError {
+        return error
+    } catch {
+        Issue.record("expected an UpstreamError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// A raw server whose connections all answer `bytes` to the first request, then close.
+func rawServer(answering bytes: String) throws -> RawStubServer {
+    try RawStubServer { connection in
+        guard connection.readRequestHead() != nil else { return }
+        connection.write(bytes)
+    }
+}
+
+/// A 127.0.0.1 port nobody listens on: connections to it are refused.
+func refusedPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            _ = bind(fd, pointer, length)
+            return getsockname(fd, pointer, &length)
+        }
+    }
+    close(fd)
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A field of /proc/self/status, in its unit (kB for memory, a count for Threads).
+func procStatus(_ field: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return Int(line.dropFirst(field.count + 1).split(separator: " ").first ?? "")
+    }
+    return nil
+}
