@@ -27,6 +27,11 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	./scripts/check-docker-runtime.sh
+
+## Without a Docker engine: prove the runtime image provides every library the release binary links.
+docker-check: deps
+	./scripts/check-docker-runtime.sh
 
 ## Benchmarks (report only; never fail a build): almanac vs nginx, cache, client.
 bench: deps

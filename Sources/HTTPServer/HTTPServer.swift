@@ -1,68 +1,139 @@
-// PLACEHOLDER API: the server helper replaces the bodies (signatures may grow, not break).
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Limits and deadlines of the server (API.md §1 `server.*`, §6).
-public struct HTTPServerConfiguration: Sendable {
-    public var host: String = "0.0.0.0"
-    /// 0 asks the kernel for an ephemeral port (tests); `HTTPServer.start()` returns the real one.
-    public var port: Int = 8080
-    public var maxConnections: Int = 4096
-    public var headerTimeoutSeconds: Double = 10
-    public var idleTimeoutSeconds: Double = 60
-    /// A body that stops arriving, or a response the client stops reading, is cut after this.
-    public var bodyTimeoutSeconds: Double = 30
-    public var writeTimeoutSeconds: Double = 30
-    public var maxRequestLineBytes: Int = 8192
-    public var maxHeaderBytes: Int = 16384
-    public var maxHeaderFields: Int = 100
-    public var maxBodyBytes: Int = 65536
-    public var shutdownGraceSeconds: Double = 10
-    /// The `Server` header, e.g. `almanac/1.0.0`.
-    public var serverName: String = "almanac"
-    public init() {}
-}
-
-/// One line of the access log, handed to the logger after each response is written.
-public struct AccessLogEntry: Sendable {
-    public var method: String
-    /// The path only: the query string can carry secrets, so it never reaches the log.
-    public var path: String
-    public var status: Int
-    public var bytes: Int
-    public var durationSeconds: Double
-    public var requestID: String
-    public var remoteAddress: String
-    public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String) {
-        self.method = method
-        self.path = path
-        self.status = status
-        self.bytes = bytes
-        self.durationSeconds = durationSeconds
-        self.requestID = requestID
-        self.remoteAddress = remoteAddress
-    }
-}
-
-/// The HTTP/1.1 server: a listener plus one serial-queue-owned state machine per connection.
+/// The HTTP/1.1 server (RFC 9112): a listener plus one state machine per connection, each
+/// connection owned by one of a few shared serial Dispatch queues (no thread per connection).
+///
+/// ```swift
+/// let server = HTTPServer(configuration: config) { request in router.respond(to: request) }
+/// let port = try server.start()
+/// server.installSignalHandlers { _ in Task { await server.shutdown(); exit(0) } }
+/// ```
 public final class HTTPServer: Sendable {
+    /// Answers one request. `.ready` is written on the connection's queue at once; `.pending`
+    /// runs in a task and its answer is handed back to the connection's queue.
     public typealias Responder = @Sendable (HTTPRequest) -> HTTPResponseFuture
 
+    private let core: ServerCore
+    private let listener = Mutex<Listener?>(nil)
+    private let boundPort = Atomic<Int>(0)
+    private let signalSources = Mutex<[DispatchSourceSignal]>([])
+
+    /// - Parameters:
+    ///   - accessLog: called after each response is fully written (on a connection queue:
+    ///     keep it quick).
+    ///   - errorLog: operational problems (accept failures); stderr when nil.
     public init(configuration: HTTPServerConfiguration,
                 responder: @escaping Responder,
-                accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil) {
-        fatalError("HTTPServer not implemented yet")
+                accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
+                errorLog: (@Sendable (String) -> Void)? = nil) {
+        core = ServerCore(configuration: configuration, responder: responder, accessLog: accessLog,
+                          log: errorLog ?? { message in
+                              let line = Array("almanac http: \(message)\n".utf8)
+                              _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                          })
     }
 
-    /// Binds, listens and starts accepting. Returns the bound port.
+    /// Binds, listens and starts accepting. Returns the bound port (the kernel's choice when
+    /// the configured port is 0).
+    ///
+    /// Also prepares the process the way a socket server must: SIGPIPE ignored (a peer that
+    /// vanishes must not kill us) and RLIMIT_NOFILE raised to its hard limit.
     @discardableResult
-    public func start() throws -> Int { fatalError("HTTPServer not implemented yet") }
+    public func start() throws -> Int {
+        if let port = listener.withLock({ $0?.port }) { return port }
+        POSIX.ignoreSIGPIPE()
+        POSIX.raiseFileLimit()
+        let core = self.core
+        let listener = try Listener(
+            host: core.configuration.host, port: core.configuration.port, queue: core.acceptQueue,
+            wantsRemoteAddress: core.accessLog != nil, log: core.log,
+            onAccept: { fd, remote in core.accepted(fd: fd, remoteAddress: remote) })
+        self.listener.withLock { $0 = listener }
+        boundPort.store(listener.port, ordering: .releasing)
+        core.acceptQueue.async { listener.start() }
+        return listener.port
+    }
+
+    /// The bound port once `start()` returned, else 0.
+    public var port: Int { boundPort.load(ordering: .acquiring) }
 
     /// True once shutdown began: `/readyz` answers 503 from then on.
-    public var isDraining: Bool { fatalError("HTTPServer not implemented yet") }
+    public var isDraining: Bool { core.isDraining }
 
-    /// Connections currently open (for `/metrics`).
-    public var openConnections: Int { fatalError("HTTPServer not implemented yet") }
+    /// Connections currently open, not counting refused ones still getting their 503
+    /// (for `/metrics`).
+    public var openConnections: Int { core.openCount.load(ordering: .relaxed) }
 
-    /// Stops accepting, lets in-flight requests finish, closes idle connections, and returns
-    /// when every connection is closed or `shutdownGraceSeconds` passed.
-    public func shutdown() async { fatalError("HTTPServer not implemented yet") }
+    /// Every TCP connection accepted since start, refused ones included.
+    public var totalAcceptedConnections: Int { core.acceptedCount.load(ordering: .relaxed) }
+
+    /// Connections refused with 503 because `maxConnections` were open.
+    public var rejectedConnections: Int { core.rejectedCount.load(ordering: .relaxed) }
+
+    /// Graceful shutdown: stops accepting (the listening socket is closed, so new connections
+    /// are refused), marks the server draining, closes idle connections at once, lets
+    /// in-flight requests finish (answered with `Connection: close`), and returns when every
+    /// connection is closed or `shutdownGraceSeconds` passed, after which the rest are cut.
+    /// Safe to call more than once; every call returns when the server is fully closed.
+    public func shutdown() async {
+        let core = self.core
+        if core.draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            let listener = self.listener.withLock { listener in
+                defer { listener = nil }
+                return listener
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                core.acceptQueue.async {
+                    listener?.stop()
+                    continuation.resume()
+                }
+            }
+            for connection in core.snapshot() {
+                connection.owner.queue.async { connection.shutdownRequested() }
+            }
+            let grace = DispatchTimeInterval.nanoseconds(Int(max(0, core.configuration.shutdownGraceSeconds) * 1e9))
+            core.acceptQueue.asyncAfter(deadline: .now() + grace) {
+                for connection in core.snapshot() {
+                    connection.owner.queue.async { connection.forceClose() }
+                }
+            }
+        }
+        await core.waitUntilAllClosed()
+    }
+
+    /// Calls `onSignal` on SIGTERM or SIGINT (or `signals`), delivered through Dispatch
+    /// rather than a C handler, so the callback may do anything. The signals' default
+    /// actions are disabled first (`SIG_IGN`), as Dispatch signal sources require.
+    public func installSignalHandlers(signals: [Int32] = [SIGTERM, SIGINT],
+                                      onSignal: @escaping @Sendable (Int32) -> Void) {
+        signalSources.withLock { sources in
+            for number in signals {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { onSignal(number) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully and returns (the caller
+    /// exits 0). `start()` must have been called.
+    public func runUntilSignalled() async {
+        let fired = Atomic<Bool>(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            installSignalHandlers { _ in
+                if fired.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+                    continuation.resume()
+                }
+            }
+        }
+        await shutdown()
+    }
 }

@@ -1,0 +1,69 @@
+import Cache
+import Foundation
+import HTTPServer
+
+/// The admin API: cache statistics and purges, behind `Authorization: Bearer <token>`.
+/// Registered only when `server.adminToken` is set, so without it the paths are plain 404s
+/// and a scanner learns nothing.
+enum AdminRoutes {
+    /// Namespaces an operator may purge one by one (API.md §3).
+    static let namespaces = ["rates", "books", "covers"]
+
+    static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?) {
+        router.get("/admin/cache") { request, _ in
+            authorized(request, token) {
+                .ready(OperationsRoutes.json(statsJSON(cache.stats())))
+            }
+        }
+
+        router.delete("/admin/cache") { request, _ in
+            authorized(request, token) {
+                cache.purgeAll()
+                logger?.info("admin: purged every cache namespace", ["request_id": .string(request.requestID)])
+                return .ready(OperationsRoutes.json(#"{"purged":["# + namespaces.map { "\"\($0)\"" }.joined(separator: ",") + "]}"))
+            }
+        }
+
+        router.delete("/admin/cache/{namespace}") { request, params in
+            authorized(request, token) {
+                let name = params["namespace"] ?? ""
+                guard namespaces.contains(name) else {
+                    return .ready(Problem(status: .notFound, slug: "not-found",
+                                          detail: "No cache namespace is called \(name.prefix(64)); use one of \(namespaces.joined(separator: ", ")).").response)
+                }
+                // A namespace nobody has used yet is already empty: purging it succeeds.
+                cache.purge(namespace: name)
+                logger?.info("admin: purged cache namespace", ["namespace": .string(name), "request_id": .string(request.requestID)])
+                return .ready(OperationsRoutes.json(#"{"purged":[""# + name + #""]}"#))
+            }
+        }
+    }
+
+    /// Runs `body` only for the right bearer token; otherwise 401 with `WWW-Authenticate`
+    /// (RFC 6750 §3), naming `invalid_token` when a token was sent but is wrong.
+    private static func authorized(_ request: HTTPRequest, _ token: String,
+                                   _ body: () -> HTTPResponseFuture) -> HTTPResponseFuture {
+        let sent = BearerToken.credentials(from: request.headers["Authorization"])
+        if let sent, BearerToken.matches(sent, expected: token) { return body() }
+        var response = Problem(status: .unauthorized, slug: "unauthorized", title: "Unauthorized",
+                               detail: sent == nil
+                                   ? "The admin API needs an Authorization: Bearer <admin token> header."
+                                   : "The bearer token is not the admin token.").response
+        response.headers.set("WWW-Authenticate", sent == nil
+                             ? #"Bearer realm="almanac-admin""#
+                             : #"Bearer realm="almanac-admin", error="invalid_token""#)
+        return .ready(response)
+    }
+
+    static func statsJSON(_ stats: [String: CacheStats]) -> String {
+        var namespaces: [String: Any] = [:]
+        for (name, s) in stats {
+            namespaces[name] = [
+                "entries": s.entries, "bytes": s.bytes, "hits": Int(s.hits), "misses": Int(s.misses),
+                "stale": Int(s.stale), "evictions": Int(s.evictions), "loadsInFlight": s.loadsInFlight,
+            ] as [String: Any]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: ["namespaces": namespaces], options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

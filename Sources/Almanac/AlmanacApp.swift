@@ -1,0 +1,117 @@
+import Cache
+import HTTPClient
+import HTTPServer
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running service: one `AlmanacConfiguration` in, every component built and wired
+/// (logger, cache, upstream client, router, metrics, server). `run()` serves until
+/// SIGTERM/SIGINT, then drains; `start()`/`shutdown()` do the same under a test's control.
+public final class AlmanacApp: Sendable {
+    public let configuration: AlmanacConfiguration
+    public let logger: Logger
+    public let cache: CacheStore
+    public let httpClient: any HTTPClient
+    public let httpMetrics: HTTPMetrics
+    public let metrics: MetricsRegistry
+    public let router: Router
+    private let lifecycle: Lifecycle
+
+    public init(configuration: AlmanacConfiguration, plugins: AlmanacPlugins = .standard,
+                logSink: any LogSink = StandardOutputSink()) {
+        self.configuration = configuration
+        let logger = Logger(configuration: .init(level: configuration.log.level, format: configuration.log.format,
+                                                 redactor: Redactor(secrets: configuration.secrets)),
+                            sink: logSink)
+        let cache = CacheStore(limits: configuration.cacheLimits)
+        let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
+        let lifecycle = Lifecycle()
+        let httpMetrics = HTTPMetrics()
+        let metrics = AlmanacMetrics.makeRegistry(.init(
+            http: httpMetrics,
+            openConnections: { lifecycle.server?.openConnections ?? 0 },
+            cacheStats: { cache.stats() },
+            upstream: { plugins.upstreamMetrics(httpClient) }))
+        let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient)
+        self.router = AlmanacApp.makeRouter(
+            operations: .init(isDraining: { lifecycle.isDraining }, metrics: metrics,
+                              adminToken: configuration.server.adminToken, cache: cache, logger: logger),
+            features: plugins.routes.map { registration in { registration(&$0, context) } })
+        self.logger = logger
+        self.cache = cache
+        self.httpClient = httpClient
+        self.httpMetrics = httpMetrics
+        self.metrics = metrics
+        self.lifecycle = lifecycle
+    }
+
+    /// The routing table: operations routes first, then each feature's. Static and fed plain
+    /// values so tests can build the exact production table with fakes.
+    public static func makeRouter(operations: OperationsRoutes.Dependencies,
+                                  features: [(inout Router) -> Void] = []) -> Router {
+        var router = Router()
+        OperationsRoutes.register(on: &router, operations)
+        for register in features { register(&router) }
+        return router
+    }
+
+    /// Binds and starts serving; returns the bound port (useful with `--port 0`).
+    @discardableResult
+    public func start() throws -> Int {
+        signal(SIGPIPE, SIG_IGN)
+        let logger = self.logger
+        let server = HTTPServer(configuration: configuration.httpServerConfiguration,
+                                responder: RouteMetricsResponder.make(router: router, metrics: httpMetrics),
+                                accessLog: { logger.access($0) })
+        let port = try server.start()
+        lifecycle.server = server
+        logger.info("listening", [
+            "host": .string(configuration.server.host), "port": .int(port),
+            "version": .string(AlmanacVersion.string), "routes": .int(router.routes.count),
+        ])
+        return port
+    }
+
+    /// Marks the app draining (`/readyz` 503), then lets the server finish in-flight work.
+    public func shutdown() async {
+        lifecycle.beginDraining()
+        guard let server = lifecycle.server else { return }
+        logger.info("draining", ["grace_seconds": .double(configuration.server.shutdownGraceSeconds)])
+        await server.shutdown()
+        logger.info("stopped")
+    }
+
+    /// Serves until SIGTERM or SIGINT, then drains and returns. A second signal during the
+    /// drain exits at once.
+    public func run() async throws {
+        let logger = self.logger
+        let latch = SignalLatch { sig in
+            logger.warn("second signal during shutdown: exiting now", ["signal": .int(Int(sig))])
+            exit(1)
+        }
+        defer { latch.cancel() }
+        try start()
+        let sig = await latch.wait()
+        logger.info("shutdown requested", ["signal": .int(Int(sig))])
+        await shutdown()
+    }
+}
+
+/// The server once started and the draining flag, shared with closures built before the
+/// server exists (the readiness route, the open-connections gauge).
+final class Lifecycle: Sendable {
+    private let state = Mutex<(server: HTTPServer?, draining: Bool)>((nil, false))
+
+    var server: HTTPServer? {
+        get { state.withLock { $0.server } }
+        set { state.withLock { $0.server = newValue } }
+    }
+
+    var isDraining: Bool {
+        state.withLock { $0.draining || ($0.server?.isDraining ?? false) }
+    }
+
+    func beginDraining() { state.withLock { $0.draining = true } }
+}

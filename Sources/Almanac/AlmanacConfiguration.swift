@@ -1,0 +1,127 @@
+/// Everything an operator can set (API.md §1), with the documented defaults.
+///
+/// `ConfigurationLoader` fills it from defaults < JSON file < environment < flags and
+/// validates every value, so code that receives one can trust it without re-checking.
+public struct AlmanacConfiguration: Sendable, Equatable {
+    public var server = Server()
+    public var cache = Cache()
+    public var upstream = Upstream()
+    public var rates = Rates()
+    public var books = Books()
+    public var log = Log()
+
+    public init() {}
+
+    /// `server.*`: the listener and its limits.
+    public struct Server: Sendable, Equatable {
+        /// `0.0.0.0`: every IPv4 interface, as containers need.
+        public var host = "0.0.0.0"
+        /// 8080. Port 0 (ephemeral) is accepted only from `--port`, for tests.
+        public var port = 8080
+        public var maxConnections = 4096
+        public var headerTimeoutSeconds = 10.0
+        public var idleTimeoutSeconds = 60.0
+        public var maxHeaderBytes = 16384
+        public var maxBodyBytes = 65536
+        public var shutdownGraceSeconds = 10.0
+        /// None: the admin API is off and its routes answer 404 as if they did not exist.
+        public var adminToken: String?
+        public init() {}
+    }
+
+    /// `cache.*`: one memory budget shared by every namespace.
+    public struct Cache: Sendable, Equatable {
+        public var maxEntries = 10000
+        public var maxBytes = 67_108_864
+        public init() {}
+    }
+
+    /// `upstream.*`: how the HTTP client treats every provider.
+    public struct Upstream: Sendable, Equatable {
+        public var connectTimeoutMs = 2000
+        public var timeoutMs = 5000
+        public var retries = 2
+        public var maxResponseBytes = 5_242_880
+        /// `almanac/<version> (+<project URL>)`; operators append a contact address.
+        public var userAgent = AlmanacVersion.userAgent
+        public init() {}
+    }
+
+    /// One upstream API's location; tests and mirrors point it elsewhere.
+    public struct Endpoint: Sendable, Equatable {
+        public var baseUrl: String
+        public init(baseUrl: String) { self.baseUrl = baseUrl }
+    }
+
+    /// `rates.*`: exchange-rate providers and cache lifetimes.
+    public struct Rates: Sendable, Equatable {
+        public static let knownProviders = ["coinbase", "coingecko", "coindesk"]
+        /// Tried in this order; a failure falls through to the next.
+        public var providers = ["coinbase", "coingecko"]
+        public var ttlSeconds = 60.0
+        public var staleSeconds = 600.0
+        public var coinbase = Endpoint(baseUrl: "https://api.coinbase.com")
+        public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com")
+        /// Retired in 2025; kept for mirrors and recorded fixtures.
+        public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
+        public init() {}
+    }
+
+    /// `books.*`: book providers, cache lifetimes and the cover size cap.
+    public struct Books: Sendable, Equatable {
+        public static let knownProviders = ["google-books", "open-library"]
+        public var providers = ["google-books", "open-library"]
+        public var ttlSeconds = 86400.0
+        /// How long "no provider knows this ISBN" is cached.
+        public var notFoundTtlSeconds = 3600.0
+        public var staleSeconds = 604_800.0
+        public var googleBooks = GoogleBooks()
+        public var openLibrary = OpenLibrary()
+        public var maxCoverBytes = 2_097_152
+        public init() {}
+
+        public struct GoogleBooks: Sendable, Equatable {
+            public var baseUrl = "https://www.googleapis.com"
+            /// Optional; without it Google's anonymous quota applies. A secret: never logged.
+            public var apiKey: String?
+            /// Optional ISO 3166-1 alpha-2 code sent as `country=` (Google answers by the
+            /// caller's location, which for a server in a data centre may be surprising).
+            public var country: String?
+            public init() {}
+        }
+
+        public struct OpenLibrary: Sendable, Equatable {
+            public var baseUrl = "https://openlibrary.org"
+            public var coversBaseUrl = "https://covers.openlibrary.org"
+            public init() {}
+        }
+    }
+
+    /// `log.*`: what is logged and how lines look.
+    public struct Log: Sendable, Equatable {
+        public var level = LogLevel.info
+        public var format = LogFormat.json
+        public init() {}
+    }
+}
+
+/// Severity of a log line; lines below the configured level are dropped before formatting.
+public enum LogLevel: String, Sendable, CaseIterable, Comparable {
+    case debug, info, warn, error
+
+    private var rank: Int {
+        switch self {
+        case .debug: 0
+        case .info: 1
+        case .warn: 2
+        case .error: 3
+        }
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// `json`: one JSON object per line for log shippers; `text`: `key=value` for people.
+public enum LogFormat: String, Sendable, CaseIterable {
+    case json, text
+}

@@ -1,0 +1,45 @@
+import Cache
+
+/// The standard set of families `/metrics` serves (API.md §3), assembled from closures so
+/// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.
+public enum AlmanacMetrics {
+    /// Where each family's numbers come from.
+    public struct Sources: Sendable {
+        public var http: HTTPMetrics
+        /// `HTTPServer.openConnections`.
+        public var openConnections: @Sendable () -> Int
+        /// `CacheStore.stats()`.
+        public var cacheStats: @Sendable () -> [String: CacheStats]
+        /// The HTTP client's counters, mapped to Almanac's shape.
+        public var upstream: @Sendable () -> UpstreamMetricsSnapshot
+
+        public init(http: HTTPMetrics,
+                    openConnections: @escaping @Sendable () -> Int = { 0 },
+                    cacheStats: @escaping @Sendable () -> [String: CacheStats] = { [:] },
+                    upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty }) {
+            self.http = http
+            self.openConnections = openConnections
+            self.cacheStats = cacheStats
+            self.upstream = upstream
+        }
+    }
+
+    /// A registry with every standard collector registered.
+    public static func makeRegistry(_ sources: Sources) -> MetricsRegistry {
+        let registry = MetricsRegistry()
+        registry.register { sources.http.collect() }
+        registry.register {
+            [.single("almanac_http_open_connections", help: "HTTP connections currently open.", kind: .gauge,
+                     value: Double(sources.openConnections()))]
+        }
+        registry.register { CacheMetrics.families(sources.cacheStats()) }
+        registry.register { sources.upstream().families() }
+        registry.register {
+            [MetricFamily(name: "almanac_build_info", help: "Build information; the value is always 1.", kind: .gauge,
+                          samples: [.init(labels: [("version", AlmanacVersion.string), ("swift", AlmanacVersion.swiftVersion)],
+                                          value: .number(1))])]
+        }
+        registry.register { ProcessMetrics.families() }
+        return registry
+    }
+}

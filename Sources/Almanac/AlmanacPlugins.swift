@@ -1,0 +1,65 @@
+import Books
+import Cache
+import HTTPClient
+import HTTPServer
+import Rates
+
+/// What the app hands each feature when it registers its routes: the validated
+/// configuration and the shared services, built once.
+public struct AlmanacContext: Sendable {
+    public let configuration: AlmanacConfiguration
+    public let logger: Logger
+    public let cache: CacheStore
+    public let httpClient: any HTTPClient
+}
+
+/// The extension points where features plug into the app: their routes and the upstream
+/// HTTP client. `standard` is the production set; integration edits only that list.
+public struct AlmanacPlugins: Sendable {
+    /// Adds a feature's routes (e.g. `RatesRoutes.register`) using the shared context.
+    public typealias RouteRegistration = @Sendable (inout Router, AlmanacContext) -> Void
+
+    public var routes: [RouteRegistration]
+    /// Builds the one upstream client every provider shares.
+    public var makeHTTPClient: @Sendable (HTTPClientConfiguration, Logger) -> any HTTPClient
+    /// Reads the client's counters for `/metrics`, mapped to Almanac's shape.
+    public var upstreamMetrics: @Sendable (any HTTPClient) -> UpstreamMetricsSnapshot
+
+    public init(routes: [RouteRegistration] = [],
+                makeHTTPClient: @escaping @Sendable (HTTPClientConfiguration, Logger) -> any HTTPClient = { _, _ in UnavailableHTTPClient() },
+                upstreamMetrics: @escaping @Sendable (any HTTPClient) -> UpstreamMetricsSnapshot = { _ in .empty }) {
+        self.routes = routes
+        self.makeHTTPClient = makeHTTPClient
+        self.upstreamMetrics = upstreamMetrics
+    }
+
+    /// Production wiring: rates and books on the shared cache, every provider through one
+    /// libcurl client, whose per-provider counters feed `/metrics`.
+    public static var standard: AlmanacPlugins {
+        AlmanacPlugins(
+            routes: [
+                { router, ctx in
+                    RatesRoutes.register(on: &router, service: RatesService(
+                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                },
+                { router, ctx in
+                    BooksRoutes.register(on: &router, service: BooksService(
+                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                },
+            ],
+            makeHTTPClient: { config, _ in CurlHTTPClient(configuration: config) },
+            upstreamMetrics: { client in
+                guard let curl = client as? CurlHTTPClient else { return .empty }
+                return UpstreamMetricsSnapshot(byProvider: curl.metrics.snapshot())
+            })
+    }
+}
+
+/// Stands in until a real client is plugged in: every call fails as an upstream error
+/// (502), never a crash.
+public struct UnavailableHTTPClient: HTTPClient {
+    public init() {}
+    public func get(_ request: UpstreamRequest) async throws -> UpstreamResponse {
+        throw UpstreamError(.other, provider: request.provider, detail: "no upstream HTTP client is configured")
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// One operator-settable key: its dotted path, its environment variable, what it accepts,
+/// and how it reads and writes `AlmanacConfiguration`. The table in `all` drives the JSON
+/// file, the environment, `check-config` output and the tests, so a key cannot be added to
+/// one of them and forgotten in another.
+struct ConfigurationKey {
+    /// Dotted path as in the JSON file, e.g. `server.maxConnections`.
+    let path: String
+    /// The "expected …" half of an error message.
+    let expected: String
+    /// Secrets are never echoed in errors and are printed as `***` by `check-config`.
+    let isSecret: Bool
+    /// Applies the value; false when it has the wrong type or is out of range.
+    let apply: (inout AlmanacConfiguration, ConfigurationInput) -> Bool
+    /// The current value as a JSON object for `check-config` (NSNull when unset).
+    let render: (AlmanacConfiguration) -> Any
+
+    /// `ALMANAC_` + the path in upper snake case: `server.maxConnections` →
+    /// `ALMANAC_SERVER_MAX_CONNECTIONS`, `books.googleBooks.apiKey` →
+    /// `ALMANAC_BOOKS_GOOGLE_BOOKS_API_KEY`.
+    var environmentName: String {
+        var out = "ALMANAC_"
+        for ch in path {
+            if ch == "." {
+                out.append("_")
+            } else if ch.isUppercase {
+                out.append("_")
+                out.append(ch)
+            } else {
+                out.append(contentsOf: ch.uppercased())
+            }
+        }
+        return out
+    }
+
+    // MARK: builders
+
+    static func integer(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Int>,
+                        _ range: ClosedRange<Int>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "an integer \(range.lowerBound)–\(range.upperBound)", isSecret: false,
+            apply: { config, input in
+                guard let v = input.integer, range.contains(v) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    /// A duration or lifetime in seconds; fractions allowed (tests use short ones).
+    static func seconds(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Double>,
+                        allowZero: Bool = false, max: Double = 31_536_000) -> ConfigurationKey {
+        let lower = allowZero ? "≥ 0" : "> 0"
+        return ConfigurationKey(
+            path: path, expected: "a number of seconds \(lower) and ≤ \(Int(max))", isSecret: false,
+            apply: { config, input in
+                guard let v = input.double, allowZero ? v >= 0 : v > 0, v <= max else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    static func string(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>,
+                       expected: String, valid: @escaping (String) -> Bool) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: expected, isSecret: false,
+            apply: { config, input in
+                guard let v = input.string, valid(v) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    static func url(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>) -> ConfigurationKey {
+        string(path, kp, expected: "an http:// or https:// URL with a host and no query", valid: ConfigurationKey.isBaseURL)
+    }
+
+    /// An optional string; JSON `null`, or an empty value, means "not set".
+    static func optional(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String?>,
+                         secret: Bool, expected: String, valid: @escaping (String) -> Bool) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: expected, isSecret: secret,
+            apply: { config, input in
+                guard let v = input.optionalString else { return false }
+                if let s = v, !valid(s) { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { config in
+                guard let v = config[keyPath: kp] else { return NSNull() }
+                return secret ? "***" : v
+            })
+    }
+
+    /// A non-empty list of distinct names from `allowed`, in the order they are tried.
+    static func providers(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, [String]>,
+                          allowed: [String]) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path,
+            expected: "a non-empty list of distinct providers from \(allowed.joined(separator: ", "))",
+            isSecret: false,
+            apply: { config, input in
+                guard let v = input.stringList, !v.isEmpty, Set(v).count == v.count,
+                      v.allSatisfy(allowed.contains) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    static func choice<E: RawRepresentable & CaseIterable>(
+        _ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, E>
+    ) -> ConfigurationKey where E.RawValue == String {
+        ConfigurationKey(
+            path: path, expected: "one of " + E.allCases.map(\.rawValue).joined(separator: ", "), isSecret: false,
+            apply: { config, input in
+                guard let s = input.string, let v = E(rawValue: s) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp].rawValue })
+    }
+
+    // MARK: validators
+
+    /// `http(s)://host[:port][/path]`: base URLs are joined with fixed paths, so a query or
+    /// fragment would corrupt every request.
+    static func isBaseURL(_ s: String) -> Bool {
+        guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),
+              scheme == "http" || scheme == "https",
+              let host = c.host, !host.isEmpty,
+              c.query == nil, c.fragment == nil, c.user == nil else { return false }
+        return true
+    }
+
+    /// Printable ASCII without spaces: the value travels in an HTTP header or a URL.
+    static func isToken(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// Printable ASCII, spaces allowed, no CR/LF (header injection).
+    static func isHeaderValue(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// A host name or IP literal to bind to.
+    static func isHost(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 253 && s.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: ":") || b == UInt8(ascii: "%")
+        }
+    }
+}

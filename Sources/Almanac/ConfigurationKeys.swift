@@ -1,0 +1,65 @@
+/// The table of every key (API.md §1). Order is the documentation order.
+extension ConfigurationKey {
+    static var all: [ConfigurationKey] {
+        [
+            string("server.host", \.server.host, expected: "a host name or IP address", valid: isHost),
+            integer("server.port", \.server.port, 1...65535),
+            integer("server.maxConnections", \.server.maxConnections, 1...1_000_000),
+            seconds("server.headerTimeoutSeconds", \.server.headerTimeoutSeconds, max: 3600),
+            seconds("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds, max: 86400),
+            integer("server.maxHeaderBytes", \.server.maxHeaderBytes, 1024...1_048_576),
+            integer("server.maxBodyBytes", \.server.maxBodyBytes, 0...104_857_600),
+            seconds("server.shutdownGraceSeconds", \.server.shutdownGraceSeconds, max: 3600),
+            optional("server.adminToken", \.server.adminToken, secret: true,
+                     expected: "at least 8 printable ASCII characters without spaces, or null",
+                     valid: { isToken($0) && $0.count >= 8 }),
+
+            integer("cache.maxEntries", \.cache.maxEntries, 1...100_000_000),
+            integer("cache.maxBytes", \.cache.maxBytes, 1024...1_099_511_627_776),
+
+            integer("upstream.connectTimeoutMs", \.upstream.connectTimeoutMs, 1...600_000),
+            integer("upstream.timeoutMs", \.upstream.timeoutMs, 1...600_000),
+            integer("upstream.retries", \.upstream.retries, 0...10),
+            integer("upstream.maxResponseBytes", \.upstream.maxResponseBytes, 1...1_073_741_824),
+            string("upstream.userAgent", \.upstream.userAgent,
+                   expected: "a non-empty string of printable ASCII", valid: isHeaderValue),
+
+            providers("rates.providers", \.rates.providers, allowed: AlmanacConfiguration.Rates.knownProviders),
+            seconds("rates.ttlSeconds", \.rates.ttlSeconds),
+            seconds("rates.staleSeconds", \.rates.staleSeconds, allowZero: true),
+            url("rates.coinbase.baseUrl", \.rates.coinbase.baseUrl),
+            url("rates.coingecko.baseUrl", \.rates.coingecko.baseUrl),
+            url("rates.coindesk.baseUrl", \.rates.coindesk.baseUrl),
+
+            providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
+            seconds("books.ttlSeconds", \.books.ttlSeconds),
+            seconds("books.notFoundTtlSeconds", \.books.notFoundTtlSeconds, allowZero: true),
+            seconds("books.staleSeconds", \.books.staleSeconds, allowZero: true),
+            url("books.googleBooks.baseUrl", \.books.googleBooks.baseUrl),
+            optional("books.googleBooks.apiKey", \.books.googleBooks.apiKey, secret: true,
+                     expected: "a string of printable ASCII without spaces, or null", valid: isToken),
+            optional("books.googleBooks.country", \.books.googleBooks.country, secret: false,
+                     expected: "a two-letter upper-case country code (ISO 3166-1), or null",
+                     valid: { $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }),
+            url("books.openLibrary.baseUrl", \.books.openLibrary.baseUrl),
+            url("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl),
+            integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
+
+            choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),
+            choice("log.format", \.log.format as WritableKeyPath<AlmanacConfiguration, LogFormat>),
+        ]
+    }
+
+    /// Object paths that hold keys (`server`, `books.googleBooks`, …).
+    static var sections: Set<String> {
+        var out: Set<String> = []
+        for key in all {
+            var parts = key.path.split(separator: ".").dropLast()
+            while !parts.isEmpty {
+                out.insert(parts.joined(separator: "."))
+                parts = parts.dropLast()
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Removes secrets from text before it is logged: the configured secrets themselves (admin
+/// token, Google API key) wherever they appear, the values of secret-looking query
+/// parameters in any URL (`key=`, `token=`, `apiKey=`, …), and credentials after
+/// `Authorization:` or `Bearer`. Applied to every message and field at every level, because a
+/// debug line pasted into an issue is still a leak.
+public struct Redactor: Sendable {
+    public static let mask = "***"
+
+    /// Query parameter names (compared case-insensitively) whose values are always secret.
+    public static let secretParameterNames: Set<String> = [
+        "key", "token", "apikey", "api_key", "access_token", "auth", "password", "secret", "signature",
+    ]
+
+    /// Exact strings to mask. Very short ones are ignored: masking "a" would shred every line.
+    public let secrets: [String]
+
+    public init(secrets: [String] = []) {
+        self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+    }
+
+    public func redact(_ text: String) -> String {
+        var out = text
+        for secret in secrets where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Redactor.mask)
+        }
+        return Redactor.maskCredentials(in: Redactor.maskQueryParameters(in: out))
+    }
+
+    /// `…?key=SECRET&x=1` → `…?key=***&x=1`: a parameter starts after `?`, `&` or `;`.
+    static func maskQueryParameters(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "=")) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            out.append(b)
+            i += 1
+            guard b == UInt8(ascii: "?") || b == UInt8(ascii: "&") || b == UInt8(ascii: ";") else { continue }
+            var j = i
+            while j < bytes.count, isNameByte(bytes[j]) { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "="), j > i,
+                  secretParameterNames.contains(String(decoding: bytes[i..<j], as: UTF8.self).lowercased()) else { continue }
+            out.append(contentsOf: bytes[i...j])
+            out.append(contentsOf: mask.utf8)
+            j += 1
+            while j < bytes.count, !isValueEnd(bytes[j]) { j += 1 }
+            i = j
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `Authorization: Basic xyz` → `Authorization: ***`; `Bearer xyz` → `Bearer ***`.
+    static func maskCredentials(in text: String) -> String {
+        var out = text
+        for marker in ["authorization:", "authorization=", "bearer "] {
+            out = maskAfter(marker, in: out)
+        }
+        return out
+    }
+
+    private static func maskAfter(_ marker: String, in text: String) -> String {
+        guard text.range(of: marker, options: .caseInsensitive) != nil else { return text }
+        let lower = Array(text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        let bytes = Array(text.utf8)
+        let m = Array(marker.utf8)
+        guard bytes.count >= m.count else { return text }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if i + m.count <= bytes.count, lower[i..<(i + m.count)].elementsEqual(m) {
+                out.append(contentsOf: bytes[i..<(i + m.count)])
+                var j = i + m.count
+                while j < bytes.count, bytes[j] == UInt8(ascii: " ") { out.append(bytes[j]); j += 1 }
+                // Keep the scheme word of `Authorization: Bearer x` so `bearer ` handles it.
+                if marker != "bearer ", j < bytes.count, lower[j...].starts(with: Array("bearer ".utf8)) {
+                    i = j
+                    continue
+                }
+                guard j < bytes.count, !isValueEnd(bytes[j]) else { i = j; continue }
+                out.append(contentsOf: mask.utf8)
+                while j < bytes.count, !isCredentialEnd(bytes[j]) { j += 1 }
+                i = j
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+            || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+    }
+
+    private static func isValueEnd(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "&") || b == UInt8(ascii: "#") || b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
+            || b == UInt8(ascii: " ") || b == UInt8(ascii: ";") || b == UInt8(ascii: ",") || b == UInt8(ascii: ">")
+            || b < 0x20
+    }
+
+    /// Credentials run to the end of the header value: quotes, commas and line ends stop them.
+    private static func isCredentialEnd(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: ",") || b < 0x20
+    }
+}

@@ -1,0 +1,39 @@
+import Dispatch
+import HTTPServer
+
+/// Wraps a router as the server's responder, recording per-route metrics. Matching happens
+/// once: the matched handler is called directly, and only misses go through
+/// `Router.respond(to:)` for its 404/405 problems.
+public enum RouteMetricsResponder {
+    public static func make(router: Router, metrics: HTTPMetrics) -> HTTPServer.Responder {
+        return { request in
+            let start = DispatchTime.now().uptimeNanoseconds
+            let route: String
+            let future: HTTPResponseFuture
+            switch router.match(method: request.method, path: request.path) {
+            case let .found(matched, params, handler):
+                route = matched.pattern
+                future = handler(request, params)
+            case .methodNotAllowed, .notFound:
+                route = HTTPMetrics.unmatchedRoute
+                future = router.respond(to: request)
+            }
+            let method = request.method
+            switch future {
+            case let .ready(response):
+                metrics.record(route: route, method: method, status: response.status.code, seconds: elapsed(since: start))
+                return .ready(response)
+            case let .pending(work):
+                return .pending {
+                    let response = await work()
+                    metrics.record(route: route, method: method, status: response.status.code, seconds: elapsed(since: start))
+                    return response
+                }
+            }
+        }
+    }
+
+    private static func elapsed(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+    }
+}

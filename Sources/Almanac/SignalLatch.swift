@@ -1,0 +1,69 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns SIGTERM/SIGINT into an awaitable event. The signals' default actions are replaced
+/// by `SIG_IGN` and observed through Dispatch signal sources, so handling runs on a normal
+/// queue instead of in an async-signal context. The first signal resumes `wait()`; later
+/// ones go to `onRepeat` (an impatient operator pressing Ctrl-C twice).
+final class SignalLatch: Sendable {
+    private struct State {
+        var received: Int32?
+        var waiter: CheckedContinuation<Int32, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let sources: SignalSources
+
+    init(signals: [Int32] = [SIGTERM, SIGINT], onRepeat: @escaping @Sendable (Int32) -> Void) {
+        let queue = DispatchQueue(label: "almanac.signals")
+        sources = SignalSources(list: signals.map { sig in
+            signal(sig, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: sig, queue: queue)
+        })
+        for (sig, source) in zip(signals, sources.list) {
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                if !self.fire(sig) { onRepeat(sig) }
+            }
+            source.resume()
+        }
+    }
+
+    /// Returns the first signal received (at once if it already came).
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let ready: Int32? = state.withLock { state in
+                if let r = state.received { return r }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Records a signal; false when one was already recorded.
+    @discardableResult
+    func fire(_ sig: Int32) -> Bool {
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Int32, Never>?) in
+            guard state.received == nil else { return (false, nil) }
+            state.received = sig
+            defer { state.waiter = nil }
+            return (true, state.waiter)
+        }
+        waiter?.resume(returning: sig)
+        return first
+    }
+
+    func cancel() {
+        sources.list.forEach { $0.cancel() }
+    }
+}
+
+/// Dispatch sources are thread-safe objects (resume/cancel may be called from any thread);
+/// they are only not annotated `Sendable`.
+private struct SignalSources: @unchecked Sendable {
+    let list: [any DispatchSourceSignal]
+}

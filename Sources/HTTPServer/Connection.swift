@@ -1,0 +1,403 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One accepted socket, driven by Dispatch sources on its owner queue: it reads into its
+/// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
+/// decides. All protocol decisions live in the state machine; this type only does I/O.
+///
+/// Lifecycle: the read source and (lazily created) write source watch `fd`; both are
+/// cancelled before the descriptor is closed, and the close happens exactly once, in the
+/// cancel handler of the last of them (libdispatch requires that a watched fd outlive its
+/// sources). Confined to `owner.queue`, hence `@unchecked Sendable`.
+final class Connection: @unchecked Sendable {
+    let id: Int
+    let fd: Int32
+    let owner: ConnectionQueue
+    private let core: ServerCore
+    private let remoteAddress: String
+    /// True for a connection accepted past `maxConnections`: it only gets the 503.
+    let isRejected: Bool
+
+    private var machine: ConnectionStateMachine
+    private var parser: RequestParser
+
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var timer: DispatchSourceTimer?
+    private var readSuspended = false
+    private var writeSuspended = false
+    /// fd-watching sources whose cancel handler has not run yet.
+    private var liveSources = 0
+    private var closed = false
+
+    // Output that the kernel has not taken yet. The head remainder is a private copy (the
+    // head itself is serialized into the queue's shared buffer); the body is the response's
+    // own copy-on-write storage, never copied.
+    private var pendingHead: [UInt8] = []
+    private var pendingHeadOffset = 0
+    private var pendingBody: [UInt8] = []
+    private var pendingBodyOffset = 0
+
+    /// The request being answered, for the response head and the access log.
+    private var current = CurrentRequest()
+    /// Status and body size of the response being flushed; logged once it is fully written.
+    private var pendingLog: (status: Int, bytes: Int)?
+    private var inPullLoop = false
+
+    private struct CurrentRequest {
+        var method = "-"
+        var path = "-"
+        var version = HTTPVersion.http1_1
+        var isHead = false
+        var requestID = ""
+        var startedAt: UInt64 = 0
+    }
+
+    /// Stop reading while busy once this much input is buffered: pipelined requests wait in
+    /// the kernel's socket buffer (TCP flow control), not in our memory.
+    private static let readHighWater = 64 * 1024
+
+    init(id: Int, fd: Int32, owner: ConnectionQueue, core: ServerCore, remoteAddress: String,
+         isRejected: Bool, now: UInt64) {
+        self.id = id
+        self.fd = fd
+        self.owner = owner
+        self.core = core
+        self.remoteAddress = remoteAddress
+        self.isRejected = isRejected
+        self.machine = ConnectionStateMachine(timeouts: core.timeouts, now: now)
+        self.parser = RequestParser(limits: core.parserLimits)
+    }
+
+    // MARK: - Lifecycle (all on owner.queue)
+
+    func start() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: owner.queue)
+        read.setEventHandler { [unowned self] in self.readable() }
+        read.setCancelHandler { [self] in self.sourceCancelled() }
+        readSource = read
+        liveSources += 1
+        let timer = DispatchSource.makeTimerSource(queue: owner.queue)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.execute(self.machine.timerFired(now: Self.now()))
+        }
+        self.timer = timer
+        timer.resume()
+        read.resume()
+
+        let now = Self.now()
+        execute(machine.start(now: now))
+        if isRejected {
+            execute(machine.parseError(status: .serviceUnavailable,
+                                       detail: "The server is at its connection limit; retry shortly.", now: now))
+        } else if core.isDraining {
+            execute(machine.shutdownRequested(now: now))
+        }
+    }
+
+    func shutdownRequested() {
+        execute(machine.shutdownRequested(now: Self.now()))
+    }
+
+    func forceClose() {
+        execute(machine.forceClose())
+    }
+
+    private func sourceCancelled() {
+        liveSources -= 1
+        guard liveSources == 0 else { return }
+        close(fd)
+        pendingBody = []
+        core.connectionClosed(self)
+    }
+
+    private func closeNow() {
+        guard !closed else { return }
+        closed = true
+        timer?.cancel()
+        timer = nil
+        if let read = readSource {
+            if readSuspended { read.resume() }
+            read.cancel()
+            readSource = nil
+        }
+        if let write = writeSource {
+            if writeSuspended { write.resume() }
+            write.cancel()
+            writeSource = nil
+        }
+    }
+
+    // MARK: - Executing the state machine's steps
+
+    private func execute(_ step: ConnectionStateMachine.Step) {
+        if case let .arm(deadline) = step.timer {
+            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+        }
+        switch step.action {
+        case .none, .respond:
+            break // `.respond` is only returned by requestReceived, handled in pullInput
+        case .pullInput:
+            pullInput()
+        case let .writeResponse(close):
+            _ = close // only produced by responseReady, handled in deliver
+        case .writeContinue:
+            send(head: ResponseHead.continueBytes, body: nil)
+        case let .writeProblem(status, detail):
+            writeProblem(status: status, detail: detail)
+        case .closeLingering:
+            shutdown(fd, Int32(SHUT_WR))
+            resumeReading()
+        case .close:
+            closeNow()
+        }
+    }
+
+    // MARK: - Input
+
+    private func readable() {
+        guard !closed else { return }
+        let buffer = owner.readBuffer
+        var n: Int
+        repeat {
+            n = read(fd, buffer.baseAddress, buffer.count)
+        } while n < 0 && errno == EINTR
+        if n > 0 {
+            // After the final response, input is only read to see the peer's EOF. While the
+            // responder works, pipelined bytes are buffered for later.
+            guard machine.activity != .lingering && !machine.closeWhenFlushed else { return }
+            parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            if machine.canPullInput {
+                pullInput()
+            } else if parser.bufferedByteCount >= Self.readHighWater {
+                suspendReading()
+            }
+        } else if n == 0 {
+            suspendReading() // EOF stays readable forever
+            execute(machine.peerClosed(now: Self.now()))
+        } else if errno != EAGAIN && errno != EWOULDBLOCK {
+            execute(machine.ioFailed())
+        }
+    }
+
+    /// Runs the parser while the state machine wants requests. Re-entrant calls (a response
+    /// flushed synchronously inside the loop asks for more input) fall through to the loop.
+    private func pullInput() {
+        guard !inPullLoop else { return }
+        inPullLoop = true
+        defer { inPullLoop = false }
+        while machine.canPullInput && !closed {
+            switch parser.next() {
+            case .needMore:
+                if !machine.inputClosed { resumeReading() }
+                releaseIdleParserMemory()
+                execute(machine.needMore(phase: Self.readPhase(parser.phase), now: Self.now()))
+                return
+            case .expectContinue:
+                execute(machine.expectContinue(now: Self.now()))
+            case let .request(request, keepAlive):
+                let now = Self.now()
+                let step = machine.requestReceived(keepAlive: keepAlive, now: now)
+                if case let .arm(deadline) = step.timer {
+                    timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+                }
+                if step.action == .respond { respond(to: request, now: now) }
+            case let .error(error):
+                execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))
+            }
+        }
+    }
+
+    /// An idle keep-alive connection should cost next to nothing, but the parser's emptied
+    /// buffer keeps its capacity: a parser with nothing buffered is replaced by a fresh one
+    /// (no state is lost between requests; the next read allocates what it needs).
+    private func releaseIdleParserMemory() {
+        if parser.bufferedByteCount == 0 && parser.phase == .idle && parser.buffer.capacity > 0 {
+            parser = RequestParser(limits: core.parserLimits)
+        }
+    }
+
+    private static func readPhase(_ phase: ParserPhase) -> ConnectionStateMachine.ReadPhase {
+        switch phase {
+        case .idle: return .idle
+        case .head: return .head
+        case .body: return .body
+        }
+    }
+
+    private func suspendReading() {
+        guard !readSuspended, let readSource else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    private func resumeReading() {
+        guard readSuspended, let readSource else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    // MARK: - Responding
+
+    private func respond(to request: HTTPRequest, now: UInt64) {
+        var request = request
+        request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
+        current = CurrentRequest(method: request.method, path: request.path, version: request.version,
+                                 isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now)
+        switch core.responder(request) {
+        case let .ready(response):
+            deliver(response)
+        case let .pending(work):
+            Task {
+                let response = await work()
+                self.owner.queue.async { self.deliver(response) }
+            }
+        }
+    }
+
+    private func deliver(_ response: HTTPResponse) {
+        let step = machine.responseReady(now: Self.now())
+        if case let .arm(deadline) = step.timer {
+            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+        }
+        guard case let .writeResponse(close) = step.action else { return }
+        write(response, close: close)
+    }
+
+    private func writeProblem(status: HTTPStatus, detail: String) {
+        current = CurrentRequest(requestID: RequestID.generate(), startedAt: Self.now())
+        write(Problem(status: status, detail: detail).response, close: true)
+    }
+
+    private func write(_ response: HTTPResponse, close: Bool) {
+        var head = owner.headBuffer
+        owner.headBuffer = []
+        head.removeAll(keepingCapacity: true)
+        let framing = ResponseHead.write(response, version: current.version, isHead: current.isHead, close: close,
+                                         requestID: current.requestID, date: HTTPDateCache.shared.current,
+                                         serverName: core.configuration.serverName, into: &head)
+        if core.accessLog != nil {
+            pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
+        }
+        send(head: head, body: framing.sendsBody && !response.body.isEmpty ? response.body : nil)
+        owner.headBuffer = head
+    }
+
+    // MARK: - Output
+
+    /// Writes head and body in one `sendmsg` (gathered, MSG_NOSIGNAL); whatever the kernel
+    /// does not take is kept and flushed by the write source.
+    private func send(head: [UInt8], body: [UInt8]?) {
+        guard !closed else { return }
+        let total = head.count + (body?.count ?? 0)
+        let written = head.withUnsafeBytes { headBytes in
+            if let body {
+                return body.withUnsafeBytes { bodyBytes in Self.gather(fd, headBytes, bodyBytes) }
+            }
+            return Self.gather(fd, headBytes, UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        if written == total {
+            finishedWriting()
+            return
+        }
+        if written < 0 {
+            execute(machine.ioFailed())
+            return
+        }
+        pendingHead = written < head.count ? Array(head[written...]) : []
+        pendingHeadOffset = 0
+        pendingBody = body ?? []
+        pendingBodyOffset = max(0, written - head.count)
+        waitForWritable()
+        execute(machine.writeBlocked(now: Self.now()))
+    }
+
+    private func writable() {
+        guard !closed else { return }
+        let before = pendingHead.count - pendingHeadOffset + pendingBody.count - pendingBodyOffset
+        let written = pendingHead.withUnsafeBytes { headBytes in
+            pendingBody.withUnsafeBytes { bodyBytes in
+                Self.gather(fd, UnsafeRawBufferPointer(rebasing: headBytes[pendingHeadOffset...]),
+                            UnsafeRawBufferPointer(rebasing: bodyBytes[pendingBodyOffset...]))
+            }
+        }
+        if written < 0 {
+            execute(machine.ioFailed())
+            return
+        }
+        let fromHead = min(written, pendingHead.count - pendingHeadOffset)
+        pendingHeadOffset += fromHead
+        pendingBodyOffset += written - fromHead
+        if written == before {
+            pendingHead = []
+            pendingBody = []
+            pendingHeadOffset = 0
+            pendingBodyOffset = 0
+            if let writeSource, !writeSuspended {
+                writeSuspended = true
+                writeSource.suspend()
+            }
+            finishedWriting()
+        } else if written > 0 {
+            execute(machine.writeProgressed(now: Self.now()))
+        }
+    }
+
+    private func finishedWriting() {
+        if let (status, bytes) = pendingLog, let accessLog = core.accessLog {
+            pendingLog = nil
+            accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
+                                     durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
+                                     requestID: current.requestID, remoteAddress: remoteAddress))
+        }
+        if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings
+        execute(machine.writeFinished(now: Self.now()))
+    }
+
+    private func waitForWritable() {
+        if let writeSource {
+            if writeSuspended {
+                writeSuspended = false
+                writeSource.resume()
+            }
+            return
+        }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: owner.queue)
+        source.setEventHandler { [unowned self] in self.writable() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        writeSource = source
+        liveSources += 1
+        source.resume()
+    }
+
+    /// One gathered `sendmsg`: returns bytes written, 0 when it would block, -1 on error.
+    private static func gather(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Int {
+        var vectors = (iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+                       iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count))
+        return withUnsafeMutableBytes(of: &vectors) { raw in
+            var message = msghdr()
+            message.msg_iov = raw.baseAddress!.assumingMemoryBound(to: iovec.self)
+            message.msg_iovlen = second.count > 0 ? 2 : 1
+            if first.count == 0 {
+                message.msg_iov = message.msg_iov.advanced(by: 1)
+                message.msg_iovlen = 1
+            }
+            while true {
+                let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                if n >= 0 { return n }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return 0
+                default: return -1
+                }
+            }
+        }
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

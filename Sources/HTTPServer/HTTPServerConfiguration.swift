@@ -1,0 +1,55 @@
+/// Limits and deadlines of the server (API.md §1 `server.*`, §6).
+public struct HTTPServerConfiguration: Sendable {
+    /// An IPv4 or IPv6 literal (`0.0.0.0`, `127.0.0.1`, `::`, `::1`) or a host name.
+    public var host: String = "0.0.0.0"
+    /// 0 asks the kernel for an ephemeral port (tests); `HTTPServer.start()` returns the real one.
+    public var port: Int = 8080
+    /// Past this many open connections, a new one gets a 503 problem and is closed.
+    public var maxConnections: Int = 4096
+    /// From a request's first byte until its head is complete (408 after it). Also how long
+    /// a freshly accepted connection may stay silent before it is closed without a response.
+    public var headerTimeoutSeconds: Double = 10
+    /// How long a keep-alive connection may wait between requests before a silent close.
+    public var idleTimeoutSeconds: Double = 60
+    /// A body that stops arriving, or a response the client stops reading, is cut after this.
+    public var bodyTimeoutSeconds: Double = 30
+    public var writeTimeoutSeconds: Double = 30
+    public var maxRequestLineBytes: Int = 8192
+    public var maxHeaderBytes: Int = 16384
+    public var maxHeaderFields: Int = 100
+    public var maxBodyBytes: Int = 65536
+    public var shutdownGraceSeconds: Double = 10
+    /// After a final response (`Connection: close`, errors), how long input is drained while
+    /// waiting for the peer's EOF, so it reads the response instead of a reset (RFC 9112 §9.6).
+    public var lingerTimeoutSeconds: Double = 2
+    /// Serial queues that own connections; 0 means one per online CPU.
+    public var connectionQueueCount: Int = 0
+    /// The `Server` header, e.g. `almanac/1.0.0`.
+    public var serverName: String = "almanac"
+    public init() {}
+}
+
+/// One line of the access log, handed to the logger after each response is written.
+public struct AccessLogEntry: Sendable {
+    /// `-` for responses to requests that could not be parsed (400, 408, 413, …, 503 at the limit).
+    public var method: String
+    /// The path only: the query string can carry secrets, so it never reaches the log.
+    public var path: String
+    public var status: Int
+    /// Body bytes sent (0 for HEAD, 304 and 204).
+    public var bytes: Int
+    /// From the complete request (or the error) until the last byte was handed to the kernel.
+    public var durationSeconds: Double
+    public var requestID: String
+    /// The peer's numeric IP address, without the port.
+    public var remoteAddress: String
+    public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.bytes = bytes
+        self.durationSeconds = durationSeconds
+        self.requestID = requestID
+        self.remoteAddress = remoteAddress
+    }
+}

@@ -1,0 +1,125 @@
+/// The request-target of a request line, reduced to what routing needs (RFC 9112 §3.2).
+struct ParsedRequestTarget {
+    /// The target as sent.
+    var raw: String
+    /// `path[?query]` to route by: the target itself for origin-form, the path and query of
+    /// the URI for absolute-form, `*` for asterisk-form.
+    var origin: String
+    /// The authority of an absolute-form target, which replaces `Host` (RFC 9112 §3.2.2).
+    var authority: String?
+}
+
+enum RequestTargetParser {
+    /// Accepts origin-form (`/path?query`), absolute-form (`http://host/path?query`) and
+    /// asterisk-form (`*`, OPTIONS only). authority-form is CONNECT's, which is refused
+    /// earlier with 501.
+    ///
+    /// Every byte must be visible ASCII (VCHAR) other than `#`: a fragment is never part
+    /// of a request-target (RFC 9112 §3.2), and controls, spaces or raw non-ASCII bytes
+    /// would make the line ambiguous to other parsers on the path.
+    static func parse(_ target: ParseBytes, isOptions: Bool) -> Result<ParsedRequestTarget, ParseError> {
+        guard !target.isEmpty else {
+            return .failure(.badRequest("The request-target is empty (only one space may separate it from the method and the version)"))
+        }
+        guard target.allSatisfy({ ParseByte.isVisible($0) && $0 != 0x23 }) else {
+            return .failure(.badRequest("The request-target contains a control, space, non-ASCII byte or '#'; percent-encode it (RFC 3986)"))
+        }
+        let first = target[target.start]
+        if first == ParseByte.slash {
+            let s = target.string
+            return .success(ParsedRequestTarget(raw: s, origin: s, authority: nil))
+        }
+        if target.count == 1 && first == 0x2A {
+            guard isOptions else {
+                return .failure(.badRequest("The request-target '*' is only valid with OPTIONS (RFC 9112 §3.2.4)"))
+            }
+            return .success(ParsedRequestTarget(raw: "*", origin: "*", authority: nil))
+        }
+        if let afterScheme = schemeEnd(target) {
+            return parseAbsolute(target, authorityStart: afterScheme)
+        }
+        return .failure(.badRequest("The request-target must be a path starting with '/', an absolute http(s) URI, or '*' with OPTIONS"))
+    }
+
+    /// Index after `http://` or `https://` (scheme compared case-insensitively, RFC 3986 §3.1).
+    private static func schemeEnd(_ t: ParseBytes) -> Int? {
+        for scheme: StaticString in ["http://", "https://"] {
+            let n = scheme.utf8CodeUnitCount
+            if t.count >= n && ParseBytes(t.base, t.start, t.start + n).equalsLowercase(scheme) {
+                return t.start + n
+            }
+        }
+        return nil
+    }
+
+    private static func parseAbsolute(_ t: ParseBytes, authorityStart: Int) -> Result<ParsedRequestTarget, ParseError> {
+        var i = authorityStart
+        while i < t.end && t[i] != ParseByte.slash && t[i] != ParseByte.question { i += 1 }
+        let authority = ParseBytes(t.base, authorityStart, i)
+        guard !authority.isEmpty, HostValidator.isValid(authority) else {
+            return .failure(.badRequest("The absolute-form request-target has no valid host (userinfo is not allowed)"))
+        }
+        let rest = ParseBytes(t.base, i, t.end)
+        let origin = (rest.isEmpty || t[i] == ParseByte.question) ? "/" + rest.string : rest.string
+        return .success(ParsedRequestTarget(raw: t.string, origin: origin, authority: authority.string))
+    }
+}
+
+/// `Host = uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2.2).
+enum HostValidator {
+    /// An empty value is valid for `Host` (RFC 9112 §3.2: a client with no authority sends
+    /// it empty); callers that need a host check emptiness themselves.
+    static func isValid(_ v: ParseBytes) -> Bool {
+        if v.isEmpty { return true }
+        var i = v.start
+        if v[i] == 0x5B {  // '[' IP-literal ']'
+            i += 1
+            let open = i
+            while i < v.end && v[i] != 0x5D {
+                guard isUnreserved(v[i]) || isSubDelim(v[i]) || v[i] == ParseByte.colon else { return false }
+                i += 1
+            }
+            guard i < v.end, i > open else { return false }
+            i += 1
+        } else {
+            let hostStart = i
+            while i < v.end && v[i] != ParseByte.colon {
+                let b = v[i]
+                if b == 0x25 {  // pct-encoded
+                    guard i + 2 < v.end, ParseByte.hexValue(v[i + 1]) != nil, ParseByte.hexValue(v[i + 2]) != nil else { return false }
+                    i += 3
+                    continue
+                }
+                guard isUnreserved(b) || isSubDelim(b) else { return false }
+                i += 1
+            }
+            guard i > hostStart else { return false }
+        }
+        if i == v.end { return true }
+        guard v[i] == ParseByte.colon else { return false }
+        i += 1
+        let portStart = i
+        var port = 0
+        while i < v.end {
+            guard ParseByte.isDigit(v[i]), i - portStart < 5 else { return false }
+            port = port * 10 + Int(v[i] - 0x30)
+            i += 1
+        }
+        return port <= 65535
+    }
+
+    @inline(__always)
+    static func isUnreserved(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || ParseByte.isDigit(b)
+            || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E
+    }
+
+    /// `! $ & ' ( ) * + , ; =`
+    @inline(__always)
+    static func isSubDelim(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D: return true
+        default: return false
+        }
+    }
+}

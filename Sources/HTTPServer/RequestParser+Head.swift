@@ -1,0 +1,235 @@
+/// The head: request line (RFC 9112 §3), header fields (§5) and the framing decision (§6).
+extension RequestParser {
+    mutating func stepRequestLine(_ p: UnsafeBufferPointer<UInt8>) -> StepOutcome {
+        guard let lf = findLineFeed(p) else {
+            if minimumContentOfUnfinishedLine(p) > limits.maxRequestLineBytes {
+                return .fail(requestLineTooLong)
+            }
+            return .needMore
+        }
+        let hasCR = lf > readIndex && p[lf - 1] == ParseByte.cr
+        let contentEnd = hasCR ? lf - 1 : lf
+        if contentEnd - readIndex > limits.maxRequestLineBytes {
+            return .fail(requestLineTooLong)
+        }
+        guard hasCR else { return .fail(bareLineFeed) }
+        if contentEnd == readIndex {
+            // RFC 9112 §2.2: ignore empty lines received before the request line.
+            consume(upTo: lf + 1)
+            return .continue
+        }
+        if let error = parseRequestLine(ParseBytes(p, readIndex, contentEnd)) {
+            return .fail(error)
+        }
+        consume(upTo: lf + 1)
+        state = .headerLines
+        return .continue
+    }
+
+    var requestLineTooLong: ParseError {
+        ParseError(status: .uriTooLong,
+                   detail: "The request line is longer than \(limits.maxRequestLineBytes) bytes; shorten the path or query")
+    }
+
+    var bareLineFeed: ParseError {
+        .badRequest("Lines must end with CRLF; a bare LF is rejected (RFC 9112 §2.2)")
+    }
+
+    /// `request-line = method SP request-target SP HTTP-version` (RFC 9112 §3), single spaces.
+    mutating func parseRequestLine(_ line: ParseBytes) -> ParseError? {
+        let shape = "The request line must be 'METHOD SP request-target SP HTTP/1.1' (RFC 9112 §3)"
+        guard let sp1 = line.firstIndex(of: ParseByte.sp),
+              let sp2 = ParseBytes(line.base, sp1 + 1, line.end).firstIndex(of: ParseByte.sp) else {
+            return .badRequest(shape)
+        }
+        let methodBytes = ParseBytes(line.base, line.start, sp1)
+        let targetBytes = ParseBytes(line.base, sp1 + 1, sp2)
+        let versionBytes = ParseBytes(line.base, sp2 + 1, line.end)
+
+        switch parseVersion(versionBytes) {
+        case .none:
+            return .badRequest("Malformed HTTP-version; expected 'HTTP/1.1' (RFC 9112 §2.3)")
+        case .some(let version) where version != .http1_1 && version != .http1_0:
+            return ParseError(status: .httpVersionNotSupported,
+                              detail: "\(version) is not supported; use HTTP/1.1 or HTTP/1.0")
+        case .some(let version):
+            pending.version = version
+        }
+
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(ParseByte.isTchar) else {
+            return .badRequest("The method must be a token (RFC 9110 §9.1)")
+        }
+        if methodBytes.count == 7 && methodBytes.equalsExactly("CONNECT") {
+            return ParseError(status: .notImplemented, detail: "CONNECT is not supported: this server is not a proxy")
+        }
+        let isOptions = methodBytes.count == 7 && methodBytes.equalsExactly("OPTIONS")
+        switch RequestTargetParser.parse(targetBytes, isOptions: isOptions) {
+        case .failure(let error):
+            return error
+        case .success(let target):
+            pending.target = target
+        }
+        pending.method = methodBytes.string
+        return nil
+    }
+
+    /// `HTTP-version = "HTTP" "/" DIGIT "." DIGIT`, case-sensitive (RFC 9112 §2.3).
+    func parseVersion(_ v: ParseBytes) -> HTTPVersion? {
+        guard v.count == 8, ParseBytes(v.base, v.start, v.start + 5).equalsExactly("HTTP/"),
+              ParseByte.isDigit(v[v.start + 5]), v[v.start + 6] == 0x2E, ParseByte.isDigit(v[v.start + 7]) else {
+            return nil
+        }
+        return HTTPVersion(major: Int(v[v.start + 5] - 0x30), minor: Int(v[v.start + 7] - 0x30))
+    }
+
+    mutating func stepHeaderLine(_ p: UnsafeBufferPointer<UInt8>) -> StepOutcome {
+        switch takeFieldLine(p) {
+        case .needMore: return .needMore
+        case .failure(let error): return .fail(error)
+        case .field(let name, let value):
+            if let error = pending.interpretField(name: name, value: value) {
+                return .fail(error)
+            }
+            pending.fields.append((name.string, value.string))
+            return .continue
+        case .endOfSection:
+            return finishHead()
+        }
+    }
+
+    enum FieldLine {
+        case needMore
+        case failure(ParseError)
+        /// A valid field; its bytes are already consumed (the ranges stay readable in `p`).
+        case field(name: ParseBytes, value: ParseBytes)
+        /// The empty line; consumed.
+        case endOfSection
+    }
+
+    /// One field line of the header section or the trailer section (same rules, same
+    /// budget). Checks run in a fixed order, size first, so an input split anywhere yields
+    /// the same verdict as the input whole.
+    mutating func takeFieldLine(_ p: UnsafeBufferPointer<UInt8>) -> FieldLine {
+        guard let lf = findLineFeed(p) else {
+            let count = p.count - readIndex
+            let maybeEmptyLine = count == 1 && p[readIndex] == ParseByte.cr
+            if count > 0 && !maybeEmptyLine && pending.headerBytes + count + 1 > limits.maxHeaderBytes {
+                return .failure(headerSectionTooLarge)
+            }
+            return .needMore
+        }
+        let hasCR = lf > readIndex && p[lf - 1] == ParseByte.cr
+        let contentEnd = hasCR ? lf - 1 : lf
+        if contentEnd == readIndex {
+            guard hasCR else { return .failure(bareLineFeed) }
+            consume(upTo: lf + 1)
+            return .endOfSection
+        }
+        let lineBytes = lf + 1 - readIndex
+        if pending.headerBytes + lineBytes > limits.maxHeaderBytes {
+            return .failure(headerSectionTooLarge)
+        }
+        if pending.fieldCount + 1 > limits.maxHeaderFields {
+            return .failure(ParseError(status: .requestHeaderFieldsTooLarge,
+                                       detail: "More than \(limits.maxHeaderFields) header fields"))
+        }
+        guard hasCR else { return .failure(bareLineFeed) }
+        switch Self.parseFieldLine(ParseBytes(p, readIndex, contentEnd)) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (name, value)):
+            pending.headerBytes += lineBytes
+            pending.fieldCount += 1
+            consume(upTo: lf + 1)
+            return .field(name: name, value: value)
+        }
+    }
+
+    var headerSectionTooLarge: ParseError {
+        ParseError(status: .requestHeaderFieldsTooLarge,
+                   detail: "The header section is larger than \(limits.maxHeaderBytes) bytes")
+    }
+
+    /// `field-line = field-name ":" OWS field-value OWS` (RFC 9112 §5).
+    static func parseFieldLine(_ line: ParseBytes) -> Result<(ParseBytes, ParseBytes), ParseError> {
+        if ParseByte.isWhitespace(line[line.start]) {
+            return .failure(.badRequest("A field line starts with whitespace: obs-fold is not accepted (RFC 9112 §5.2)"))
+        }
+        var i = line.start
+        while i < line.end && ParseByte.isTchar(line[i]) { i += 1 }
+        guard i < line.end else {
+            return .failure(.badRequest("A header field has no colon (RFC 9112 §5)"))
+        }
+        let b = line[i]
+        if b != ParseByte.colon {
+            if ParseByte.isWhitespace(b) {
+                return .failure(.badRequest("Whitespace between a field name and its colon is not allowed (RFC 9112 §5.1)"))
+            }
+            return .failure(.badRequest("A field name must be a token (RFC 9110 §5.1)"))
+        }
+        if i == line.start {
+            return .failure(.badRequest("A field name must not be empty (RFC 9110 §5.1)"))
+        }
+        let value = ParseBytes(line.base, i + 1, line.end)
+        guard value.allSatisfy(ParseByte.isFieldValueByte) else {
+            return .failure(.badRequest("A field value contains a control character (RFC 9110 §5.5)"))
+        }
+        return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))
+    }
+
+    /// The empty line arrived: decide the framing (RFC 9112 §6.3) and the expectation.
+    mutating func finishHead() -> StepOutcome {
+        if pending.version == .http1_1 && pending.hostCount == 0 {
+            return .fail(.badRequest("An HTTP/1.1 request must carry a Host field (RFC 9112 §3.2)"))
+        }
+        var chunked = false
+        if pending.sawTransferEncoding {
+            if pending.contentLength != nil {
+                return .fail(.badRequest("Content-Length and Transfer-Encoding must not both be present (RFC 9112 §6.1)"))
+            }
+            if pending.version == .http1_0 {
+                return .fail(.badRequest("Transfer-Encoding is not allowed in an HTTP/1.0 request (RFC 9112 §6.1)"))
+            }
+            if let error = pending.transferEncodingProblem() {
+                return .fail(error)
+            }
+            chunked = true
+        }
+        if pending.unsupportedExpectation {
+            return .fail(ParseError(status: .expectationFailed,
+                                    detail: "The only supported expectation is '100-continue' (RFC 9110 §10.1.1)"))
+        }
+        let length = pending.contentLength ?? 0
+        if length > limits.maxBodyBytes {
+            return .fail(contentTooLarge)
+        }
+        // RFC 9110 §10.1.1: an HTTP/1.0 client cannot handle 100 Continue; ignore its expectation.
+        let announcesContent = chunked || length > 0
+        expectContinuePending = pending.expectsContinue && pending.version == .http1_1 && announcesContent
+        if chunked {
+            state = .chunkSize
+            return .continue
+        }
+        if length > 0 {
+            pending.body.reserveCapacity(length)
+            state = .fixedBody(remaining: length)
+            return .continue
+        }
+        return completeRequest()
+    }
+
+    var contentTooLarge: ParseError {
+        ParseError(status: .contentTooLarge, detail: "The request content is larger than \(limits.maxBodyBytes) bytes")
+    }
+}
+
+extension ParseBytes {
+    /// Case-sensitive comparison with a literal (methods and the version are case-sensitive).
+    func equalsExactly(_ literal: StaticString) -> Bool {
+        guard literal.utf8CodeUnitCount == count else { return false }
+        return literal.withUTF8Buffer { lit in
+            for k in 0..<lit.count where base[start + k] != lit[k] { return false }
+            return true
+        }
+    }
+}

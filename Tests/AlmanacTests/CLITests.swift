@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Almanac
+
+@Suite struct CLITests {
+    private func run(_ args: [String], env: [String: String] = [:], files contents: [String: String] = [:]) -> (Int32, CapturedOutput) {
+        let captured = CapturedOutput()
+        let code = AlmanacCLI.run(arguments: args, environment: env, output: captured.output, fileReader: files(contents))
+        return (code, captured)
+    }
+
+    @Test func versionAndHelpExitZero() {
+        let (v, vout) = run(["--version"])
+        #expect(v == 0 && vout.out == "almanac \(AlmanacVersion.string)")
+        for args in [["--help"], ["-h"], ["serve", "--help"], ["help"]] {
+            let (h, hout) = run(args)
+            #expect(h == 0 && hout.out.contains("Usage:") && hout.out.contains("check-config"), "\(args)")
+        }
+    }
+
+    @Test func unknownCommandsAndFlagsAreUsageErrors() {
+        for args in [["bogus"], ["--bogus"], ["serve", "--verbose"], ["check-config", "--url", "x"],
+                     ["serve", "--port"], ["serve", "extra"], ["healthcheck", "--host", "h"], ["serve", "--port", "1", "--port", "2"]] {
+            let (code, out) = run(args)
+            #expect(code == 2, "\(args)")
+            #expect(out.err.contains("Usage:"), "\(args)")
+        }
+    }
+
+    @Test func parsesFlagsInBothForms() throws {
+        #expect(try CLICommand.parse(["--port=9", "--host", "::1"]).get() == .serve(.init(host: "::1", port: "9")))
+        #expect(try CLICommand.parse(["check-config", "--config", "x.json"]).get() == .checkConfig(.init(configPath: "x.json")))
+        #expect(try CLICommand.parse(["healthcheck", "--url=http://h:1/healthz"]).get()
+                    == .healthcheck(url: "http://h:1/healthz", flags: .init()))
+        #expect(try CLICommand.parse([]).get() == .serve(.init()))
+    }
+
+    @Test func checkConfigPrintsEffectiveConfigurationWithSecretsRedacted() throws {
+        let file = #"{"server":{"adminToken":"file-admin-token-123"},"books":{"googleBooks":{"apiKey":"AIzaFileKey"}}}"#
+        let (code, out) = run(["check-config", "--port", "9999"],
+                              env: ["ALMANAC_BOOKS_GOOGLE_BOOKS_API_KEY": "AIzaEnvironmentKey"],
+                              files: ["config/almanac.json": file])
+        #expect(code == 0)
+        #expect(!out.out.contains("file-admin-token-123") && !out.out.contains("AIza"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.out.utf8)) as? [String: Any])
+        let server = try #require(json["server"] as? [String: Any])
+        #expect(server["adminToken"] as? String == "***")
+        #expect((server["port"] as? NSNumber)?.intValue == 9999)
+        let google = try #require((json["books"] as? [String: Any])?["googleBooks"] as? [String: Any])
+        #expect(google["apiKey"] as? String == "***")
+        #expect(google["country"] is NSNull)
+    }
+
+    @Test func checkConfigWithProblemsExitsTwoAndListsThem() {
+        let (code, out) = run(["check-config"], env: ["ALMANAC_SERVER_PORT": "abc", "ALMANAC_LOG_LEVEL": "loud"])
+        #expect(code == 2)
+        #expect(out.out.isEmpty)
+        #expect(out.err.contains(#"server.port: expected an integer 1–65535, got "abc" (from ALMANAC_SERVER_PORT)"#))
+        #expect(out.err.contains(#"log.level: expected one of debug, info, warn, error, got "loud" (from ALMANAC_LOG_LEVEL)"#))
+    }
+
+    @Test func serveWithBadConfigurationExitsTwoWithoutStarting() {
+        let (code, out) = run(["serve"], env: ["ALMANAC_CACHE_MAX_BYTES": "-1"])
+        #expect(code == 2)
+        #expect(out.err.contains("cache.maxBytes"))
+    }
+}

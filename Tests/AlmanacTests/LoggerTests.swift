@@ -1,0 +1,90 @@
+import Foundation
+import HTTPServer
+import Testing
+@testable import Almanac
+
+@Suite struct LoggerTests {
+    private static let token = "adm1n-t0ken-very-secret"
+    private static let apiKey = "AIzaSyD-google-key-123"
+
+    private func logger(_ format: LogFormat = .json, level: LogLevel = .debug) -> (Logger, MemoryLogSink) {
+        let sink = MemoryLogSink()
+        var config = AlmanacConfiguration()
+        config.server.adminToken = Self.token
+        config.books.googleBooks.apiKey = Self.apiKey
+        let logger = Logger(configuration: .init(level: level, format: format, redactor: Redactor(secrets: config.secrets)), sink: sink)
+        return (logger, sink)
+    }
+
+    @Test func noSecretReachesAnyLineAtAnyLevel() {
+        for format in LogFormat.allCases {
+            let (log, sink) = logger(format)
+            log.debug("fetching https://www.googleapis.com/books/v1/volumes?q=isbn:9780132350884&key=\(Self.apiKey)",
+                      ["url": .string("https://x.example/a?token=tok-999&apiKey=ak-888&api_key=ak-777&ok=1")])
+            log.info("request headers: Authorization: Bearer \(Self.token)")
+            log.warn("client sent authorization: Basic dXNlcjpwYXNz")
+            log.error("token is \(Self.token), key is \(Self.apiKey)", ["detail": .string("Bearer other-secret-value")])
+            log.access(AccessLogEntry(method: "DELETE", path: "/admin/\(Self.token)", status: 401, bytes: 10,
+                                      durationSeconds: 0.0012345, requestID: "r1", remoteAddress: "127.0.0.1:5000"))
+            let all = sink.lines.joined(separator: "\n")
+            #expect(sink.lines.count == 5)
+            for secret in [Self.token, Self.apiKey, "tok-999", "ak-888", "ak-777", "dXNlcjpwYXNz", "other-secret-value"] {
+                #expect(!all.contains(secret), "\(format): \(secret) leaked")
+            }
+            #expect(all.contains("ok=1"), "non-secret parameters stay")
+            #expect(all.contains("q=isbn:9780132350884"))
+        }
+    }
+
+    @Test func jsonLinesAreValidJSONWithTheAccessFields() throws {
+        let (log, sink) = logger()
+        log.access(AccessLogEntry(method: "GET", path: "/v1/rates", status: 200, bytes: 512,
+                                  durationSeconds: 0.0025, requestID: "abc", remoteAddress: "10.0.0.1:1234"))
+        log.info("multi\nline \"quoted\"", ["n": 3])
+        #expect(sink.lines.count == 2)
+        let access = try #require(try JSONSerialization.jsonObject(with: Data(sink.lines[0].utf8)) as? [String: Any])
+        #expect(access["msg"] as? String == "request")
+        #expect(access["level"] as? String == "info")
+        #expect(access["method"] as? String == "GET" && access["path"] as? String == "/v1/rates")
+        #expect(access["status"] as? Int == 200 && access["bytes"] as? Int == 512)
+        #expect(access["duration_ms"] as? Double == 2.5)
+        #expect(access["request_id"] as? String == "abc" && access["remote"] as? String == "10.0.0.1:1234")
+        let time = try #require(access["time"] as? String)
+        #expect(time.count == 24 && time.hasSuffix("Z") && time.contains("T"))
+        let other = try #require(try JSONSerialization.jsonObject(with: Data(sink.lines[1].utf8)) as? [String: Any])
+        #expect(other["msg"] as? String == "multi\nline \"quoted\"")
+        #expect(other["n"] as? Int == 3)
+    }
+
+    @Test func levelsFilter() {
+        let (log, sink) = logger(level: .warn)
+        log.debug("d")
+        log.info("i")
+        log.access(AccessLogEntry(method: "GET", path: "/", status: 200, bytes: 0, durationSeconds: 0, requestID: "", remoteAddress: ""))
+        log.warn("w")
+        log.error("e")
+        #expect(sink.lines.count == 2)
+    }
+
+    @Test func textFormatKeepsOneLinePerEvent() {
+        let (log, sink) = logger(.text)
+        log.info("two\nlines", ["path": "/a b"])
+        #expect(sink.lines.count == 1)
+        #expect(!sink.lines[0].contains("\n"))
+        #expect(sink.lines[0].contains(#"path="/a b""#))
+        #expect(sink.lines[0].contains(" INFO "))
+    }
+
+    @Test func timestampFormat() {
+        #expect(LogTimestamp.format(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+        #expect(LogTimestamp.format(seconds: 1_700_000_000, milliseconds: 999) == "2023-11-14T22:13:20.999Z")
+    }
+
+    @Test func redactorMasksQueryParametersAnywhere() {
+        let r = Redactor()
+        #expect(r.redact("GET /x?key=abc&b=2") == "GET /x?key=***&b=2")
+        #expect(r.redact("u=https://h/p?a=1&TOKEN=zz#frag") == "u=https://h/p?a=1&TOKEN=***#frag")
+        #expect(r.redact("\"https://h/p?apiKey=k1\"") == "\"https://h/p?apiKey=***\"")
+        #expect(r.redact("monkey=banana?keyboard=1") == "monkey=banana?keyboard=1")
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import HTTPServer
+
+@Suite struct ResponseHeadTests {
+    func render(_ response: HTTPResponse, version: HTTPVersion = .http1_1, head: Bool = false, close: Bool = false) -> String {
+        var out: [UInt8] = []
+        ResponseHead.write(response, version: version, isHead: head, close: close, requestID: "rid",
+                           date: Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8), serverName: "almanac", into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func serverOwnsTheFramingFields() {
+        var response = HTTPResponse(body: Array("hello".utf8))
+        response.headers.add("Content-Length", "999")
+        response.headers.add("connection", "keep-alive")
+        response.headers.add("Transfer-Encoding", "chunked")
+        response.headers.add("ETag", "\"x\"")
+        #expect(render(response, close: true) == """
+            HTTP/1.1 200 OK\r
+            Date: Sun, 06 Nov 1994 08:49:37 GMT\r
+            Server: almanac\r
+            Content-Length: 5\r
+            Connection: close\r
+            X-Request-ID: rid\r
+            ETag: "x"\r
+            \r
+
+            """)
+    }
+
+    @Test func http10KeepAliveSaysSo() {
+        let text = render(HTTPResponse(), version: .http1_0)
+        #expect(text.hasPrefix("HTTP/1.0 200 OK\r\n"))
+        #expect(text.contains("Connection: keep-alive\r\n"))
+        #expect(text.contains("Content-Length: 0\r\n"))
+    }
+
+    @Test func framingRules() {
+        #expect(ResponseHead.framing(status: 200, isHead: false, bodyCount: 7, handlerContentLength: nil)
+            == .init(contentLength: 7, sendsBody: true))
+        #expect(ResponseHead.framing(status: 200, isHead: true, bodyCount: 7, handlerContentLength: nil)
+            == .init(contentLength: 7, sendsBody: false))
+        #expect(ResponseHead.framing(status: 204, isHead: false, bodyCount: 0, handlerContentLength: "0")
+            == .init(contentLength: nil, sendsBody: false))
+        #expect(ResponseHead.framing(status: 304, isHead: false, bodyCount: 0, handlerContentLength: nil)
+            == .init(contentLength: nil, sendsBody: false))
+        #expect(ResponseHead.framing(status: 304, isHead: false, bodyCount: 0, handlerContentLength: "700")
+            == .init(contentLength: 700, sendsBody: false))
+    }
+
+    @Test func decimalFormatting() {
+        for value in [0, 7, 10, 99, 700, 65536, 1_234_567_890, Int.max] {
+            var out: [UInt8] = []
+            ResponseHead.appendDecimal(value, &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test func imfFixdate() {
+        #expect(String(decoding: HTTPDateCache.format(784_111_777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    @Test func requestIDs() {
+        #expect(RequestID.isAcceptable("abc-123"))
+        #expect(!RequestID.isAcceptable(""))
+        #expect(!RequestID.isAcceptable("a b"))
+        #expect(!RequestID.isAcceptable("é"))
+        #expect(RequestID.isAcceptable(String(repeating: "a", count: 128)))
+        #expect(!RequestID.isAcceptable(String(repeating: "a", count: 129)))
+        let a = RequestID.generate(), b = RequestID.generate()
+        #expect(a != b)
+        #expect(a.count == 17)
+        #expect(a.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+    }
+}
