@@ -5,8 +5,8 @@
 # Conventions:
 #   ROOT      repository root
 #   WORK      a mktemp dir for this run (removed on exit unless EVIDENCE_KEEP=1)
-#   STUB_PORT / ALMANAC_PORT / NGINX_PORT   ports picked free on 127.0.0.1
-#   ALMANAC_PID / STUB_PID / NGINX_PID
+#   STUB_PORT / APP_PORT / NGINX_PORT   ports picked free on 127.0.0.1
+#   APP_PID / STUB_PID / NGINX_PID
 
 set -euo pipefail
 
@@ -15,7 +15,7 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/almanac-evidence.XXXXXX")"
 PYTHON="${PYTHON:-python3}"
 EVIDENCE_VENV_DIR="${EVIDENCE_VENV_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/almanac-evidence}"
 ADMIN_TOKEN="${ADMIN_TOKEN:-evidence-admin-token}"
-ALMANAC_BIN="${ALMANAC_BIN:-$ROOT/.build/release/almanac}"
+APP_BIN="${APP_BIN:-$ROOT/.build/release/almanac}"
 _PIDS=()
 
 log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
@@ -101,12 +101,12 @@ venv_tool() {
 
 # ---------------------------------------------------------------- build
 build_release() {
-  if [ "${BENCH_SKIP_BUILD:-0}" = 1 ] && [ -x "$ALMANAC_BIN" ]; then return 0; fi
+  if [ "${BENCH_SKIP_BUILD:-0}" = 1 ] && [ -x "$APP_BIN" ]; then return 0; fi
   log "swift build -c release"
   (cd "$ROOT" && make -s deps >/dev/null 2>&1 || true)
   (cd "$ROOT" && swift build -c release >"$WORK/build.log" 2>&1) || {
     tail -40 "$WORK/build.log" >&2; die "release build failed"; }
-  [ -x "$ALMANAC_BIN" ] || die "no binary at $ALMANAC_BIN"
+  [ -x "$APP_BIN" ] || die "no binary at $APP_BIN"
 }
 
 # ---------------------------------------------------------------- stub upstream
@@ -130,7 +130,7 @@ stub_reset() { curl -s -X POST "$STUB/__reset" >/dev/null; }
 # Callers may export extra ALMANAC_* before start_almanac to override.
 almanac_env() {
   export ALMANAC_SERVER_HOST=127.0.0.1
-  export ALMANAC_SERVER_PORT="$ALMANAC_PORT"
+  export ALMANAC_SERVER_PORT="$APP_PORT"
   export ALMANAC_SERVER_ADMIN_TOKEN="$ADMIN_TOKEN"
   export ALMANAC_LOG_LEVEL="${ALMANAC_LOG_LEVEL:-error}"
   export ALMANAC_RATES_PROVIDERS="${ALMANAC_RATES_PROVIDERS:-coinbase,coingecko}"
@@ -144,23 +144,23 @@ almanac_env() {
   unset ALMANAC_CONFIG PORT || true
 }
 
-# start_almanac — sets ALMANAC_PORT, ALMANAC_PID, ALMANAC. stdout (access log) goes to
-# $ALMANAC_STDOUT (default /dev/null), stderr to $WORK/almanac.err.
+# start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to
+# $APP_STDOUT (default /dev/null), stderr to $WORK/almanac.err.
 start_almanac() {
-  ALMANAC_PORT="$(free_port)"
-  ALMANAC="http://127.0.0.1:$ALMANAC_PORT"
+  APP_PORT="$(free_port)"
+  APP="http://127.0.0.1:$APP_PORT"
   almanac_env
-  "$ALMANAC_BIN" serve >"${ALMANAC_STDOUT:-/dev/null}" 2>"$WORK/almanac.err" &
-  ALMANAC_PID=$!
-  track_pid "$ALMANAC_PID"
-  if ! wait_http "$ALMANAC/healthz" 30; then
+  "$APP_BIN" serve >"${APP_STDOUT:-/dev/null}" 2>"$WORK/almanac.err" &
+  APP_PID=$!
+  track_pid "$APP_PID"
+  if ! wait_http "$APP/healthz" 30; then
     tail -30 "$WORK/almanac.err" >&2
     die "almanac did not answer /healthz"
   fi
 }
 
 admin() { # admin METHOD PATH
-  curl -s -o /dev/null -w '%{http_code}' -X "$1" -H "Authorization: Bearer $ADMIN_TOKEN" "$ALMANAC$2"
+  curl -s -o /dev/null -w '%{http_code}' -X "$1" -H "Authorization: Bearer $ADMIN_TOKEN" "$APP$2"
 }
 
 proc_status() { # proc_status PID FIELD -> value in kB (or empty)

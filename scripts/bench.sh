@@ -39,11 +39,11 @@ export ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS="${ALMANAC_SERVER_IDLE_TIMEOUT_SECOND
 export ALMANAC_RATES_TTL_SECONDS="${ALMANAC_RATES_TTL_SECONDS:-3600}"
 export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-3600}"
 start_almanac
-log "almanac pid $ALMANAC_PID on $ALMANAC; stub on $STUB"
+log "almanac pid $APP_PID on $APP; stub on $STUB"
 
 # ---------------------------------------------------------------- warm + capture body
-curl -s -o /dev/null "$ALMANAC/v1/rates"
-curl -s -D "$WORK/rates.headers" -o "$WORK/rates.body" "$ALMANAC/v1/rates"
+curl -s -o /dev/null "$APP/v1/rates"
+curl -s -D "$WORK/rates.headers" -o "$WORK/rates.body" "$APP/v1/rates"
 RATES_STATUS="$(head -1 "$WORK/rates.headers" | tr -d '\r')"
 CTYPE="$(awk -F': ' 'tolower($1)=="content-type"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
 XCACHE="$(awk -F': ' 'tolower($1)=="x-cache"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
@@ -67,19 +67,19 @@ RUNS_FILE="$WORK/wrk.jsonl"
 for c in $CONCS; do
   for ((r = 1; r <= RUNS; r++)); do
     for server in almanac nginx; do
-      if [ $server = almanac ]; then url="$ALMANAC/v1/rates"; else url="$NGINX/v1/rates"; fi
+      if [ $server = almanac ]; then url="$APP/v1/rates"; else url="$NGINX/v1/rates"; fi
       log "wrk -c$c run $r $server"
       wrk -t1 -c"$c" -d"$DUR" --latency "$url" >"$WORK/wrk-$server-$c-$r.txt" 2>&1 || true
       "$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-$server-$c-$r.txt" \
         server=$server conns="$c" run="$r" >>"$RUNS_FILE"
-      kill -0 "$ALMANAC_PID" 2>/dev/null || die "almanac died during wrk (see $WORK/almanac.err)"
+      kill -0 "$APP_PID" 2>/dev/null || die "almanac died during wrk (see $WORK/almanac.err)"
     done
   done
 done
 emit "## Cached hits: almanac vs nginx (same bytes)"
 emit ""
 "$PYTHON" "$ROOT/bench/wrk_report.py" summary "$RUNS_FILE" >>"$REPORT"
-HWM_AFTER_WRK="$(proc_status "$ALMANAC_PID" VmHWM)"
+HWM_AFTER_WRK="$(proc_status "$APP_PID" VmHWM)"
 emit ""
 emit "almanac peak RSS (VmHWM) after the wrk runs: $((HWM_AFTER_WRK / 1024)) MiB ($HWM_AFTER_WRK KiB)"
 emit ""
@@ -103,7 +103,7 @@ for spec in "books:/v1/books/9780306406157:/books/v1/volumes" "rates:/v1/rates:/
     fi;;
   esac
   stub_reset
-  res="$("$PYTHON" "$ROOT/bench/requests.py" burst --port "$ALMANAC_PORT" --path "$path" -n "$BURST_N")"
+  res="$("$PYTHON" "$ROOT/bench/requests.py" burst --port "$APP_PORT" --path "$path" -n "$BURST_N")"
   st="$(stub_stats)"
   echo "$res $st" >>"$WORK/burst.jsonl"
   up="$(echo "$st" | J "d['paths'].get('$upath',{}).get('requests',0)")"
@@ -113,20 +113,20 @@ for spec in "books:/v1/books/9780306406157:/books/v1/volumes" "rates:/v1/rates:/
 done
 stub_fault none delay_ms=0
 stub_reset
-res="$("$PYTHON" "$ROOT/bench/requests.py" seq --port "$ALMANAC_PORT" -n "$SEQ_N")"
+res="$("$PYTHON" "$ROOT/bench/requests.py" seq --port "$APP_PORT" -n "$SEQ_N")"
 st="$(stub_stats)"
 echo "$res $st" >>"$WORK/seq.jsonl"
 upr="$(echo "$st" | J "d['requests_total']")"
 upc="$(echo "$st" | J "d['connections_opened']")"
 emit "$(echo "$res" | J '"| %d sequential misses (distinct ISBNs) | %d | %s | %s | '"$upr"' | '"$upc"' (ideal: 1–2, reused) | %s / %s |" % (d["n"], d["n"], d["statuses"], d["x_cache"], d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
 emit ""
-HWM_END="$(proc_status "$ALMANAC_PID" VmHWM)"
-emit "almanac peak RSS (VmHWM) after wrk, the bursts and the misses: $((HWM_END / 1024)) MiB ($HWM_END KiB); alive: $(kill -0 "$ALMANAC_PID" 2>/dev/null && echo yes || echo NO)"
+HWM_END="$(proc_status "$APP_PID" VmHWM)"
+emit "almanac peak RSS (VmHWM) after wrk, the bursts and the misses: $((HWM_END / 1024)) MiB ($HWM_END KiB); alive: $(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO)"
 emit ""
 
 # ---------------------------------------------------------------- idle connections
 # A fresh server per measurement, so memory freed by an earlier phase cannot hide the cost.
-stop_pid "$ALMANAC_PID" 10; stop_pid "$NGINX_PID" 5
+stop_pid "$APP_PID" 10; stop_pid "$NGINX_PID" 5
 emit "## Memory per idle keep-alive connection"
 emit ""
 emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers)."
@@ -136,8 +136,8 @@ emit "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for n in $IDLE_NS; do
   for server in almanac nginx; do
     if [ $server = almanac ]; then
-      start_almanac; curl -s -o /dev/null "$ALMANAC/v1/rates"
-      port=$ALMANAC_PORT; pids="--pid $ALMANAC_PID"
+      start_almanac; curl -s -o /dev/null "$APP/v1/rates"
+      port=$APP_PORT; pids="--pid $APP_PID"
     else
       start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
       port=$NGINX_PORT; pids="$(for p in $(nginx_pids); do printf -- '--pid %s ' "$p"; done)"
@@ -149,8 +149,8 @@ for n in $IDLE_NS; do
     echo "$res" >>"$WORK/idle.jsonl"
     emit "$(echo "$res" | J '"| %s | %d | %d | %d | %d | %d | %s %s | %s |" % ("'$server'", d["requested"], d["opened"], d["still_open_after_hold"], d["rss_before_kib"], d["rss_after_kib"], d["bytes_per_conn"], ("✅" if d["bytes_per_conn"] is not None and d["bytes_per_conn"] <= 2048 else "❌"), (d["errors"] or "none"))' 2>/dev/null || echo "| $server | $n | failed: $res |")"
     if [ $server = almanac ]; then
-      kill -0 "$ALMANAC_PID" 2>/dev/null || emit "| almanac | $n | **process died** | | | | | |"
-      stop_pid "$ALMANAC_PID" 10
+      kill -0 "$APP_PID" 2>/dev/null || emit "| almanac | $n | **process died** | | | | | |"
+      stop_pid "$APP_PID" 10
     else
       stop_pid "$NGINX_PID" 5
     fi

@@ -18,7 +18,7 @@ OUT="$ROOT/bench-results/redbot-$(date -u +%Y%m%dT%H%M%SZ).md"
 build_release
 start_stub
 start_almanac
-for p in "${PATHS[@]}"; do curl -s -o /dev/null "$ALMANAC$p"; done   # warm: REDbot sees HITs
+for p in "${PATHS[@]}"; do curl -s -o /dev/null "$APP$p"; done   # warm: REDbot sees HITs
 
 {
   echo "# almanac evidence: scripts/redbot.sh"
@@ -32,7 +32,7 @@ for p in "${PATHS[@]}"; do curl -s -o /dev/null "$ALMANAC$p"; done   # warm: RED
 for p in "${PATHS[@]}"; do
   f="$WORK/redbot$(echo "$p" | tr '/?=&' '____').har"
   log "redbot $p"
-  timeout 120 "$BIN/redbot" -o har "$ALMANAC$p" >"$f" 2>"$f.err" || true
+  timeout 120 "$BIN/redbot" -o har "$APP$p" >"$f" 2>"$f.err" || true
   "$PYTHON" - "$p" "$f" >>"$WORK/report.md" <<'PY'
 import json, sys
 path, f = sys.argv[1:3]

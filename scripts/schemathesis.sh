@@ -23,12 +23,12 @@ mkdir -p "$RDIR"
 build_release
 start_stub
 start_almanac
-curl -sf -o "$RDIR/openapi.json" "$ALMANAC/openapi.json" || die "GET /openapi.json failed"
-log "schemathesis $ST_VERSION against $ALMANAC/openapi.json"
+curl -sf -o "$RDIR/openapi.json" "$APP/openapi.json" || die "GET /openapi.json failed"
+log "schemathesis $ST_VERSION against $APP/openapi.json"
 set +e
 # --url overrides the schema's servers so the run hits this instance.
 # (--max-time would make fuzzing repeat until the budget is spent: only when asked for.)
-timeout "${ST_TIMEOUT:-1200}" "$BIN/st" run "$ALMANAC/openapi.json" --url "$ALMANAC" \
+timeout "${ST_TIMEOUT:-1200}" "$BIN/st" run "$APP/openapi.json" --url "$APP" \
   --checks all \
   --max-examples "${ST_MAX_EXAMPLES:-50}" \
   ${ST_MAX_TIME:+--max-time "$ST_MAX_TIME"} \
@@ -41,7 +41,7 @@ timeout "${ST_TIMEOUT:-1200}" "$BIN/st" run "$ALMANAC/openapi.json" --url "$ALMA
   --no-color ${ST_EXTRA_ARGS:-} 2>&1 | tee "$RDIR/output.txt"
 RC=${PIPESTATUS[0]}
 set -e
-ALIVE="$(kill -0 "$ALMANAC_PID" 2>/dev/null && echo yes || echo NO)"
+ALIVE="$(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO)"
 {
   echo "# almanac evidence: scripts/schemathesis.sh"
   echo

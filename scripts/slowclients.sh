@@ -42,9 +42,9 @@ export ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS=$IDLE_TIMEOUT
 export ALMANAC_SERVER_MAX_CONNECTIONS="${ALMANAC_SERVER_MAX_CONNECTIONS:-16000}"
 export ALMANAC_RATES_TTL_SECONDS=3600
 start_almanac
-curl -s -o /dev/null "$ALMANAC/v1/rates"; curl -s -o /dev/null "$ALMANAC/v1/rates"
-URL="$ALMANAC/v1/rates"
-fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$ALMANAC_PID" --server-port "$ALMANAC_PORT" --upstream-port "$STUB_PORT"; }
+curl -s -o /dev/null "$APP/v1/rates"; curl -s -o /dev/null "$APP/v1/rates"
+URL="$APP/v1/rates"
+fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$APP_PID" --server-port "$APP_PORT" --upstream-port "$STUB_PORT"; }
 
 run_wrk() { # run_wrk LABEL
   wrk -t1 -c10 -d"${WRK_D}s" --latency "$URL" >"$WORK/wrk-$1.txt" 2>&1 || true
@@ -81,7 +81,7 @@ for mode in H B X; do
     -u "$URL" >"$WORK/slow-$mode.log" 2>&1 &
   SLOW=$!; track_pid $SLOW
   sleep "$RAMP"
-  "$PYTHON" "$ROOT/bench/slow_probe.py" --port "$ALMANAC_PORT" -n 5 --header-timeout $HEADER_TIMEOUT \
+  "$PYTHON" "$ROOT/bench/slow_probe.py" --port "$APP_PORT" -n 5 --header-timeout $HEADER_TIMEOUT \
     --idle-timeout $IDLE_TIMEOUT >"$WORK/probe-$mode.json" 2>&1 &
   PROBE=$!; track_pid $PROBE
   W_JSON="$(run_wrk "$mode")"
@@ -96,7 +96,7 @@ for mode in H B X; do
   done
   wait $PROBE 2>/dev/null || true
   stop_pid $MON 1
-  kill -0 "$ALMANAC_PID" 2>/dev/null || die "almanac died during $name (see $WORK/almanac.err)"
+  kill -0 "$APP_PID" 2>/dev/null || die "almanac died during $name (see $WORK/almanac.err)"
   row="$("$PYTHON" - "$mode" "$name" "$W_JSON" "$BASE_P99" "$WORK/conns-$mode.jsonl" "$T_START" "$SLOW_LEN" "$HEADER_TIMEOUT" "$IDLE_TIMEOUT" "$WORK/slow-$mode.csv" "$WORK/probe-$mode.json" "$DRAIN" "$SLOW_TOTAL" "$SLOW_RATE" <<'PY'
 import csv, json, sys
 mode, name, wj, base_p99, conns, t0, length, ht, it, csvp, probe, drain, total, rate = sys.argv[1:15]
@@ -141,7 +141,7 @@ PY
   sleep 2
 done
 emit ""
-emit "alive at the end: $(kill -0 "$ALMANAC_PID" 2>/dev/null && echo yes || echo NO); almanac VmHWM $(proc_status "$ALMANAC_PID" VmHWM) KiB"
+emit "alive at the end: $(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO); almanac VmHWM $(proc_status "$APP_PID" VmHWM) KiB"
 cp "$REPORT" "$OUT"
 cat "$REPORT"
 log "report saved to ${OUT#"$ROOT"/}"

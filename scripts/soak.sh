@@ -43,16 +43,16 @@ export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-600}"
 export ALMANAC_BOOKS_TTL_SECONDS="${ALMANAC_BOOKS_TTL_SECONDS:-120}"
 export ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS="${ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS:-60}"
 export ALMANAC_CACHE_MAX_ENTRIES="${ALMANAC_CACHE_MAX_ENTRIES:-2000}"
-ALMANAC_STDOUT="$WORK/access.log" start_almanac
-log "almanac pid $ALMANAC_PID on $ALMANAC; stub on $STUB; soak ${SOAK_SECONDS}s at ${SOAK_RATE} req/s"
+APP_STDOUT="$WORK/access.log" start_almanac
+log "almanac pid $APP_PID on $APP; stub on $STUB; soak ${SOAK_SECONDS}s at ${SOAK_RATE} req/s"
 
-fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$ALMANAC_PID" --server-port "$ALMANAC_PORT" --upstream-port "$STUB_PORT"; }
+fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$APP_PID" --server-port "$APP_PORT" --upstream-port "$STUB_PORT"; }
 J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 # Prime every cached endpoint once, then take the fd baseline with no client connection open.
 for p in /v1/rates /v1/rates/USD /v1/currencies /v1/bpi/currentprice.json /v1/books/9780306406157 \
          /v1/books/9780306406157/cover "/books/v1/volumes?q=isbn:9780306406157" /metrics; do
-  curl -s -o /dev/null "$ALMANAC$p" || true
+  curl -s -o /dev/null "$APP$p" || true
 done
 sleep 1
 BASE="$(fdi)"
@@ -62,7 +62,7 @@ log "baseline: $BASE"
 SAMPLES="$WORK/samples.jsonl"
 T0="$(date +%s)"
 (
-  while kill -0 "$ALMANAC_PID" 2>/dev/null; do
+  while kill -0 "$APP_PID" 2>/dev/null; do
     echo "{\"t\": $(($(date +%s) - T0)), \"fd\": $(fdi 2>/dev/null || echo null)}" >>"$SAMPLES"
     sleep "$SAMPLE_EVERY"
   done
@@ -70,7 +70,7 @@ T0="$(date +%s)"
 track_pid $!
 SAMPLER_PID=$!
 
-"$PYTHON" "$ROOT/bench/soak_driver.py" --port "$ALMANAC_PORT" --stub "$STUB" --duration "$SOAK_SECONDS" \
+"$PYTHON" "$ROOT/bench/soak_driver.py" --port "$APP_PORT" --stub "$STUB" --duration "$SOAK_SECONDS" \
   --rate "$SOAK_RATE" --slow "$SOAK_SLOW" --fault-interval "$FAULT_INTERVAL" \
   --header-timeout "$HEADER_TIMEOUT" --idle-timeout "$IDLE_TIMEOUT" --out "$WORK/driver.json" \
   >/dev/null 2>"$WORK/driver.err" &
@@ -79,11 +79,11 @@ track_pid "$DRIVER_PID"
 while kill -0 "$DRIVER_PID" 2>/dev/null; do
   sleep 5
   tail -1 "$WORK/driver.err" 2>/dev/null | grep '^\[soak' >&2 || true
-  kill -0 "$ALMANAC_PID" 2>/dev/null || { log "almanac is gone!"; break; }
+  kill -0 "$APP_PID" 2>/dev/null || { log "almanac is gone!"; break; }
 done
 wait "$DRIVER_PID" 2>/dev/null || true
 T_END=$(($(date +%s) - T0))
-ALIVE_END=no; kill -0 "$ALMANAC_PID" 2>/dev/null && ALIVE_END=yes
+ALIVE_END=no; kill -0 "$APP_PID" 2>/dev/null && ALIVE_END=yes
 
 # After the clients stop: client connections must drain (idle timeout) and fds come back.
 AFTER="null"; DRAIN_S="—"
@@ -100,12 +100,12 @@ stop_pid "$SAMPLER_PID" 2
 # Crash check 2: graceful stop must exit 0.
 EXIT_STATUS="—"
 if [ $ALIVE_END = yes ]; then
-  kill -TERM "$ALMANAC_PID"
-  for ((i = 0; i < 200; i++)); do kill -0 "$ALMANAC_PID" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$ALMANAC_PID" 2>/dev/null; then EXIT_STATUS="did not exit within 20 s of SIGTERM"
-  else wait "$ALMANAC_PID" 2>/dev/null && EXIT_STATUS=0 || EXIT_STATUS=$?; fi
+  kill -TERM "$APP_PID"
+  for ((i = 0; i < 200; i++)); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$APP_PID" 2>/dev/null; then EXIT_STATUS="did not exit within 20 s of SIGTERM"
+  else wait "$APP_PID" 2>/dev/null && EXIT_STATUS=0 || EXIT_STATUS=$?; fi
 else
-  wait "$ALMANAC_PID" 2>/dev/null && EXIT_STATUS="0 (exited early!)" || EXIT_STATUS="$? (died during the soak)"
+  wait "$APP_PID" 2>/dev/null && EXIT_STATUS="0 (exited early!)" || EXIT_STATUS="$? (died during the soak)"
 fi
 
 # ---------------------------------------------------------------- report
