@@ -16,10 +16,12 @@ Which books exist (deterministic, so runs are reproducible):
   * anything else: known to both, title "Stub Book <isbn13>"; 9780306406157 has real-ish data.
 
 Control (never counted, never faulted, never delayed):
-  GET  /__stats                         JSON: requests_total; connections_opened /
-                                        connections_open (TCP connections that carried
-                                        at least one upstream request); per path
-                                        {requests, connections}; cover paths grouped
+  GET  /__stats                         JSON since the last reset: requests_total;
+                                        connections_opened (new TCP connections),
+                                        connections_used (distinct connections that
+                                        carried a request, reused ones included);
+                                        connections_open now; per path {requests,
+                                        connections}; cover paths grouped
   POST /__reset                         zero the counters
   POST /__fault?mode=none|error503|hang|garbage|slow|reset[&path=PREFIX][&delay_ms=N]
        error503: 503 with a JSON error body; hang: accept the request, never answer
@@ -155,9 +157,11 @@ class State:
 
     def reset(self):
         with self.lock:
+            self.epoch = getattr(self, "epoch", 0) + 1
             self.requests_total = 0
             self.connections_opened = 0
-            self.connections_open = 0
+            self.connections_used = 0
+            self.connections_open = getattr(self, "connections_open", 0)
             self.paths = {}
             self.faulted = {}
             self.since = time.time()
@@ -182,6 +186,7 @@ class State:
     def snapshot(self):
         with self.lock:
             return {"requests_total": self.requests_total, "connections_opened": self.connections_opened,
+                    "connections_used": self.connections_used,
                     "connections_open": self.connections_open, "paths": json.loads(json.dumps(self.paths)),
                     "faulted": dict(self.faulted), "fault": self.fault, "fault_path": self.fault_path,
                     "delay_ms": self.delay_ms, "since": self.since, "uptime_s": round(time.time() - self.started, 3)}
@@ -208,7 +213,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.seen_paths = set()
+        self.epoch = -1
         self.counted = False  # counted once it carries a non-control request
 
     def finish(self):
@@ -223,14 +230,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # -- helpers
     def send_bytes(self, status, body, ctype="application/json; charset=utf-8", extra=None):
+        # Head and body in ONE write (and TCP_NODELAY): two small writes would meet Nagle
+        # and the client's delayed ACK and add 40 ms to every answer.
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         for k, v in (extra or {}).items():
             self.send_header(k, v)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self._headers_buffer.append(b"\r\n")
+        head = b"".join(self._headers_buffer)
+        self._headers_buffer = []
+        self.wfile.write(head + (body if self.command != "HEAD" else b""))
 
     def send_json(self, status, obj, extra=None):
         self.send_bytes(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"), extra=extra)
@@ -256,6 +266,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.counted:
             self.counted = True
             STATE.on_connect()
+        if self.epoch != STATE.epoch:      # first upstream request on this connection since /__reset
+            self.epoch = STATE.epoch
+            self.seen_paths = set()
+            with STATE.lock:
+                STATE.connections_used += 1
         key = stats_key(path)
         first = key not in self.seen_paths
         self.seen_paths.add(key)
