@@ -494,8 +494,13 @@ def main():
     ap.add_argument("--idle-timeout", type=float, default=10)
     ap.add_argument("--timeout", type=float, default=15, help="client timeout per request")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--skip-kinds", default="", help="comma-separated kinds to leave out (e.g. batch)")
     ap.add_argument("--out")
     a = ap.parse_args()
+    for k in filter(None, a.skip_kinds.split(",")):
+        if k not in KINDS:
+            ap.error("unknown kind %s (known: %s)" % (k, ", ".join(KINDS)))
+        del KINDS[k]
     START = time.time()
     counter = {"lock": threading.Lock(), "n": 0, "base": int(time.time()) % 100000 * 10000}
     threads = [Worker(a, a.seed * 1000 + i, counter) for i in range(a.workers)]

@@ -9,6 +9,7 @@
 # code histogram and client-side errors by cause, contract deviations.
 #
 #   SOAK_SECONDS=600 SOAK_RATE=150 scripts/soak.sh
+#   SOAK_SKIP_KINDS=batch  leaves request kinds out (names in bench/soak_driver.py KINDS)
 #   BENCH_SKIP_BUILD=1 reuses .build/release/almanac; EVIDENCE_KEEP=1 keeps logs.
 # Output: markdown on stdout and bench-results/soak-<UTC time>.md (+ .json).
 # Exit status: 0 when the harness ran (even if targets were missed), unless SOAK_STRICT=1.
@@ -73,6 +74,7 @@ SAMPLER_PID=$!
 "$PYTHON" "$ROOT/bench/soak_driver.py" --port "$APP_PORT" --stub "$STUB" --duration "$SOAK_SECONDS" \
   --rate "$SOAK_RATE" --slow "$SOAK_SLOW" --fault-interval "$FAULT_INTERVAL" \
   --header-timeout "$HEADER_TIMEOUT" --idle-timeout "$IDLE_TIMEOUT" --out "$WORK/driver.json" \
+  --skip-kinds "${SOAK_SKIP_KINDS:-}" \
   >/dev/null 2>"$WORK/driver.err" &
 DRIVER_PID=$!
 track_pid "$DRIVER_PID"
@@ -112,7 +114,7 @@ fi
 emit "# almanac evidence: scripts/soak.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`SOAK_SECONDS=$SOAK_SECONDS SOAK_RATE=$SOAK_RATE scripts/soak.sh\` (slow clients $SOAK_SLOW, faults toggled every ${FAULT_INTERVAL}s, headerTimeout ${HEADER_TIMEOUT}s, idleTimeout ${IDLE_TIMEOUT}s, rates TTL $ALMANAC_RATES_TTL_SECONDS s, books TTL $ALMANAC_BOOKS_TTL_SECONDS s, cache.maxEntries $ALMANAC_CACHE_MAX_ENTRIES, upstream timeout $ALMANAC_UPSTREAM_TIMEOUT_MS ms)"
+emit "- command: \`SOAK_SECONDS=$SOAK_SECONDS SOAK_RATE=$SOAK_RATE${SOAK_SKIP_KINDS:+ SOAK_SKIP_KINDS=$SOAK_SKIP_KINDS} scripts/soak.sh\` (slow clients $SOAK_SLOW, faults toggled every ${FAULT_INTERVAL}s, headerTimeout ${HEADER_TIMEOUT}s, idleTimeout ${IDLE_TIMEOUT}s, rates TTL $ALMANAC_RATES_TTL_SECONDS s, books TTL $ALMANAC_BOOKS_TTL_SECONDS s, cache.maxEntries $ALMANAC_CACHE_MAX_ENTRIES, upstream timeout $ALMANAC_UPSTREAM_TIMEOUT_MS ms)"
 emit ""
 "$PYTHON" - "$WORK/driver.json" "$SAMPLES" "$WARMUP" "$ALIVE_END" "$EXIT_STATUS" "$BASE" "$AFTER" "$DRAIN_S" >>"$REPORT" <<'PY'
 import json, sys
