@@ -310,7 +310,7 @@ class Worker(threading.Thread):
                         break
                     data += c
                 s.close()
-                statuses = [int(x.split(b" ", 2)[1]) for x in data.split(b"\r\n") if x.startswith(b"HTTP/1.1 ")]
+                statuses = parse_responses(data)
                 ok = statuses == [200, 200, 200]
                 STATS.add(kind, 200 if ok else (statuses[0] if statuses and statuses[0] != 200 else 0),
                           "3 pipelined GETs; got %s" % statuses, False)
@@ -325,6 +325,25 @@ class Worker(threading.Thread):
             except Exception as e:  # noqa: BLE001
                 STATS.err(kind, cause_of(e), "Connection: close")
             c.close()
+
+
+def parse_responses(data):
+    """Statuses of consecutive HTTP/1.1 responses framed by Content-Length."""
+    statuses = []
+    while data:
+        head, sep, rest = data.partition(b"\r\n\r\n")
+        if not sep or not head.startswith(b"HTTP/1."):
+            statuses.append(-1)  # trailing bytes that are not a response
+            break
+        lines = head.split(b"\r\n")
+        statuses.append(int(lines[0].split(b" ", 2)[1]))
+        n = 0
+        for line in lines[1:]:
+            k, _, v = line.partition(b":")
+            if k.strip().lower() == b"content-length":
+                n = int(v.strip())
+        data = rest[n:]
+    return statuses
 
 
 def slow_client(a, mode):
