@@ -80,6 +80,10 @@ public final class AlmanacApp: Sendable {
         guard let server = lifecycle.server else { return }
         logger.info("draining", ["grace_seconds": .double(configuration.server.shutdownGraceSeconds)])
         await server.shutdown()
+        // The server's responder (the router) captures `lifecycle` (readiness, the open
+        // connections gauge), and `lifecycle` holds the server: let go of it, or that cycle
+        // keeps the server, router, cache and upstream client (its sockets) alive forever.
+        lifecycle.server = nil
         logger.info("stopped")
     }
 

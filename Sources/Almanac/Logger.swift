@@ -82,19 +82,28 @@ public final class Logger: Sendable {
         var line: String
         switch configuration.format {
         case .json:
-            line = "{\"time\":\"\(time)\",\"level\":\"\(level.rawValue)\",\"msg\":"
-            JSONText.appendString(redactor.redact(message), to: &line)
+            // Built as bytes: no intermediate Strings per field (this runs once per request).
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(256)
+            bytes.append(contentsOf: #"{"time":""#.utf8)
+            bytes.append(contentsOf: time.utf8)
+            bytes.append(contentsOf: #"","level":""#.utf8)
+            bytes.append(contentsOf: level.rawValue.utf8)
+            bytes.append(contentsOf: #"","msg":"#.utf8)
+            JSONText.appendString(redactor.redact(message), to: &bytes)
             for (key, value) in fields {
-                line += ","
-                JSONText.appendString(key, to: &line)
-                line += ":"
+                bytes.append(UInt8(ascii: ","))
+                JSONText.appendString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
                 switch value {
-                case let .string(s): JSONText.appendString(redactor.redact(s), to: &line)
-                case let .int(i): line += String(i)
-                case let .double(d): line += d.isFinite ? String(d) : "null"
+                case let .string(s): JSONText.appendString(redactor.redact(s), to: &bytes)
+                case let .int(i): bytes.append(contentsOf: String(i).utf8)
+                case let .double(d): bytes.append(contentsOf: (d.isFinite ? String(d) : "null").utf8)
                 }
             }
-            line += "}\n"
+            bytes.append(contentsOf: "}\n".utf8)
+            sink.write(line: bytes)
+            return
         case .text:
             line = "\(time) \(level.rawValue.uppercased()) \(TextFormat.value(redactor.redact(message), bare: true))"
             for (key, value) in fields {

@@ -22,7 +22,7 @@ public struct Redactor: Sendable {
 
     public func redact(_ text: String) -> String {
         var out = text
-        for secret in secrets where out.contains(secret) {
+        for secret in secrets where Redactor.contains(out, secret) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
         return Redactor.maskCredentials(in: Redactor.maskQueryParameters(in: out))
@@ -56,14 +56,58 @@ public struct Redactor: Sendable {
     /// `Authorization: Basic xyz` → `Authorization: ***`; `Bearer xyz` → `Bearer ***`.
     static func maskCredentials(in text: String) -> String {
         var out = text
-        for marker in ["authorization:", "authorization=", "bearer "] {
+        for marker in credentialMarkers {
             out = maskAfter(marker, in: out)
         }
         return out
     }
 
+    private static let credentialMarkers = ["authorization:", "authorization=", "bearer "]
+
+    /// `text.contains(secret)`, by bytes when both are ASCII without a CR (then every byte is
+    /// its own Character, and equivalence is byte equality): this runs for every field of
+    /// every log line.
+    private static func contains(_ text: String, _ secret: String) -> Bool {
+        guard isPlainASCII(text), isPlainASCII(secret) else { return text.contains(secret) }
+        let haystack = Array(text.utf8), needle = Array(secret.utf8)
+        guard needle.count <= haystack.count else { return needle.isEmpty }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
+    private static func isPlainASCII(_ s: String) -> Bool {
+        s.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
+
+    /// ASCII case-insensitive search for a lower-case ASCII `marker`. The masking below only
+    /// ever matches markers this way, so text without such a match comes back unchanged.
+    private static func containsIgnoringASCIICase(_ text: String, _ marker: String) -> Bool {
+        let m = Array(marker.utf8)
+        guard let first = m.first else { return true }
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let b = bytes[index]
+            if (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == first {
+                var i = bytes.index(after: index)
+                var k = 1
+                while k < m.count, i != bytes.endIndex {
+                    let c = bytes[i]
+                    guard (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == m[k] else { break }
+                    k += 1
+                    i = bytes.index(after: i)
+                }
+                if k == m.count { return true }
+            }
+            index = bytes.index(after: index)
+        }
+        return false
+    }
+
     private static func maskAfter(_ marker: String, in text: String) -> String {
-        guard text.range(of: marker, options: .caseInsensitive) != nil else { return text }
+        guard containsIgnoringASCIICase(text, marker) else { return text }
         let lower = Array(text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
         let bytes = Array(text.utf8)
         let m = Array(marker.utf8)

@@ -136,6 +136,11 @@ public final class BooksService: Sendable {
     /// Metrics and error messages name the provider whose host serves the image.
     func coverProvider(for url: String) -> String {
         guard let host = UpstreamURL.host(of: url) else { return "covers" }
+        // Open Library's covers are re-based onto `coversBaseUrl`, so its host identifies them
+        // even when one mirror serves both providers.
+        if host == UpstreamURL.host(of: configuration.openLibrary.coversBaseUrl) {
+            return BooksProviderID.openLibrary.rawValue
+        }
         if GoogleBooksProvider.imageHosts.contains(host) || host == UpstreamURL.host(of: configuration.googleBooks.baseUrl) {
             return BooksProviderID.googleBooks.rawValue
         }

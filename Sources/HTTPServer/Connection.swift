@@ -9,10 +9,10 @@ import Darwin
 /// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
 /// decides. All protocol decisions live in the state machine; this type only does I/O.
 ///
-/// Lifecycle: the read source and (lazily created) write source watch `fd`; both are
-/// cancelled before the descriptor is closed, and the close happens exactly once, in the
-/// cancel handler of the last of them (libdispatch requires that a watched fd outlive its
-/// sources). Confined to `owner.queue`, hence `@unchecked Sendable`.
+/// Lifecycle: the queue's `SocketPoller` reports when `fd` is readable (and, only while
+/// output is pending, writable); the descriptor is unregistered from it before it is closed,
+/// and the close happens exactly once, after the poller let go of it. Confined to
+/// `owner.queue`, hence `@unchecked Sendable`.
 final class Connection: @unchecked Sendable {
     let id: Int
     let fd: Int32
@@ -25,13 +25,9 @@ final class Connection: @unchecked Sendable {
     private var machine: ConnectionStateMachine
     private var parser: RequestParser
 
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
     private var timer: DispatchSourceTimer?
-    private var readSuspended = false
-    private var writeSuspended = false
-    /// fd-watching sources whose cancel handler has not run yet.
-    private var liveSources = 0
+    /// What the poller watches `fd` for.
+    private var interest = SocketInterest.reading
     private var closed = false
 
     // Output that the kernel has not taken yet. The head remainder is a private copy (the
@@ -76,11 +72,9 @@ final class Connection: @unchecked Sendable {
     // MARK: - Lifecycle (all on owner.queue)
 
     func start() {
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: owner.queue)
-        read.setEventHandler { [unowned self] in self.readable() }
-        read.setCancelHandler { [self] in self.sourceCancelled() }
-        readSource = read
-        liveSources += 1
+        // Shutdown may have reached a connection whose start was still queued: it is closed
+        // (and its descriptor with it), so there is nothing to watch.
+        guard !closed else { return }
         let timer = DispatchSource.makeTimerSource(queue: owner.queue)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
@@ -88,7 +82,7 @@ final class Connection: @unchecked Sendable {
         }
         self.timer = timer
         timer.resume()
-        read.resume()
+        owner.poller.register(self, fd: fd, interest: interest)
 
         let now = Self.now()
         execute(machine.start(now: now))
@@ -108,29 +102,22 @@ final class Connection: @unchecked Sendable {
         execute(machine.forceClose())
     }
 
-    private func sourceCancelled() {
-        liveSources -= 1
-        guard liveSources == 0 else { return }
-        close(fd)
-        pendingBody = []
-        core.connectionClosed(self)
-    }
-
     private func closeNow() {
         guard !closed else { return }
         closed = true
         timer?.cancel()
         timer = nil
-        if let read = readSource {
-            if readSuspended { read.resume() }
-            read.cancel()
-            readSource = nil
+        owner.poller.unregister(fd: fd) { [self] in
+            close(fd)
+            pendingBody = []
+            core.connectionClosed(self)
         }
-        if let write = writeSource {
-            if writeSuspended { write.resume() }
-            write.cancel()
-            writeSource = nil
-        }
+    }
+
+    private func watch(_ wanted: SocketInterest) {
+        guard wanted != interest, !closed else { return }
+        interest = wanted
+        owner.poller.update(fd: fd, interest: wanted)
     }
 
     // MARK: - Executing the state machine's steps
@@ -160,7 +147,8 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Input
 
-    private func readable() {
+    /// Called by the poller when `fd` is readable (or hung up) and reading is wanted.
+    func readable() {
         guard !closed else { return }
         let buffer = owner.readBuffer
         var n: Int
@@ -231,15 +219,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func suspendReading() {
-        guard !readSuspended, let readSource else { return }
-        readSuspended = true
-        readSource.suspend()
+        watch(SocketInterest(read: false, write: interest.write))
     }
 
     private func resumeReading() {
-        guard readSuspended, let readSource else { return }
-        readSuspended = false
-        readSource.resume()
+        watch(SocketInterest(read: true, write: interest.write))
     }
 
     // MARK: - Responding
@@ -317,7 +301,8 @@ final class Connection: @unchecked Sendable {
         execute(machine.writeBlocked(now: Self.now()))
     }
 
-    private func writable() {
+    /// Called by the poller when `fd` is writable (or failed) while output is pending.
+    func writable() {
         guard !closed else { return }
         let before = pendingHead.count - pendingHeadOffset + pendingBody.count - pendingBodyOffset
         let written = pendingHead.withUnsafeBytes { headBytes in
@@ -338,10 +323,7 @@ final class Connection: @unchecked Sendable {
             pendingBody = []
             pendingHeadOffset = 0
             pendingBodyOffset = 0
-            if let writeSource, !writeSuspended {
-                writeSuspended = true
-                writeSource.suspend()
-            }
+            watch(SocketInterest(read: interest.read, write: false))
             finishedWriting()
         } else if written > 0 {
             execute(machine.writeProgressed(now: Self.now()))
@@ -360,19 +342,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func waitForWritable() {
-        if let writeSource {
-            if writeSuspended {
-                writeSuspended = false
-                writeSource.resume()
-            }
-            return
-        }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: owner.queue)
-        source.setEventHandler { [unowned self] in self.writable() }
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        writeSource = source
-        liveSources += 1
-        source.resume()
+        watch(SocketInterest(read: interest.read, write: true))
     }
 
     /// One gathered `sendmsg`: returns bytes written, 0 when it would block, -1 on error.

@@ -14,9 +14,12 @@ final class ConnectionQueue: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Response heads are serialized here; only a partially written head is copied out.
     var headBuffer: [UInt8] = []
+    /// Readiness of this queue's sockets.
+    let poller: SocketPoller
 
     init(label: String, readBufferSize: Int = 64 * 1024) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
+        poller = SocketPoller(queue: queue)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         headBuffer.reserveCapacity(1024)
     }

@@ -90,7 +90,9 @@ enum HostValidator {
                     i += 3
                     continue
                 }
-                guard isUnreserved(b) || isSubDelim(b) else { return false }
+                // A comma is a sub-delim, but in Host it is what joining two Host fields
+                // produces ("a,b"): refuse it rather than guess which host was meant.
+                guard isUnreserved(b) || (isSubDelim(b) && b != ParseByte.comma) else { return false }
                 i += 1
             }
             guard i > hostStart else { return false }

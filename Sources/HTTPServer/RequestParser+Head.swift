@@ -111,9 +111,9 @@ extension RequestParser {
     /// the same verdict as the input whole.
     mutating func takeFieldLine(_ p: UnsafeBufferPointer<UInt8>) -> FieldLine {
         guard let lf = findLineFeed(p) else {
-            let count = p.count - readIndex
-            let maybeEmptyLine = count == 1 && p[readIndex] == ParseByte.cr
-            if count > 0 && !maybeEmptyLine && pending.headerBytes + count + 1 > limits.maxHeaderBytes {
+            // Content 0 may still be the empty line that ends the section, which is free.
+            let content = minimumContentOfUnfinishedLine(p)
+            if content > 0 && pending.headerBytes + content + 2 > limits.maxHeaderBytes {
                 return .failure(headerSectionTooLarge)
             }
             return .needMore
@@ -125,7 +125,9 @@ extension RequestParser {
             consume(upTo: lf + 1)
             return .endOfSection
         }
-        let lineBytes = lf + 1 - readIndex
+        // Counted as if CRLF-terminated even when the LF is bare, so that the verdict
+        // matches the incremental check above (the bare LF is rejected just below).
+        let lineBytes = contentEnd - readIndex + 2
         if pending.headerBytes + lineBytes > limits.maxHeaderBytes {
             return .failure(headerSectionTooLarge)
         }

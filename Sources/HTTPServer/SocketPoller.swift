@@ -1,0 +1,273 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a connection wants to hear about its socket.
+struct SocketInterest: Equatable {
+    var read: Bool
+    var write: Bool
+    static let none = SocketInterest(read: false, write: false)
+    static let reading = SocketInterest(read: true, write: false)
+}
+
+/// Readiness notifications for the sockets owned by one `ConnectionQueue`, delivered on that
+/// queue: `readable()` / `writable()` of the connection whose socket is ready.
+///
+/// On Linux this is one epoll set per queue, watched by a single `DispatchSourceRead` on the
+/// epoll descriptor. A per-connection read source costs, per event, an `ioctl(FIONREAD)`, two
+/// `epoll_ctl` re-arms and a wake-up of a worker thread by Dispatch's event thread: more than the
+/// `read` and `sendmsg` that do the work. Here those costs are paid once per *batch* of ready
+/// sockets (one Dispatch event, one `epoll_wait`), and a socket's interest changes only when the
+/// connection's wishes change (busy, blocked on output), never per request. The sockets are
+/// registered level-triggered, so a socket that still holds input after one `read` is reported
+/// again, exactly like a read source.
+///
+/// Elsewhere (and on Linux when built with `-DALMANAC_DISPATCH_SOURCES`) every socket gets its
+/// own read and write `DispatchSource`, suspended while not wanted.
+///
+/// Confined to `queue`, hence `@unchecked Sendable`.
+final class SocketPoller: @unchecked Sendable {
+    let queue: DispatchQueue
+
+    #if os(Linux) && !ALMANAC_DISPATCH_SOURCES
+    private let epfd: Int32
+    private var source: DispatchSourceRead?
+    /// Registered connections by descriptor (descriptors are small, dense integers).
+    private var table: [Connection?] = []
+    private var interests: [SocketInterest] = []
+    private let events: UnsafeMutableRawPointer
+    private static let batch = 256
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+        epfd = Epoll.create()
+        precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
+        events = .allocate(byteCount: Self.batch * Epoll.eventStride, alignment: 8)
+        let source = DispatchSource.makeReadSource(fileDescriptor: epfd, queue: queue)
+        source.setEventHandler { [unowned self] in self.drain() }
+        self.source = source
+        source.resume()
+    }
+
+    deinit {
+        // The epoll descriptor must outlive its source: it is closed in the cancel handler.
+        let epfd = self.epfd
+        source?.setCancelHandler { _ = close(epfd) }
+        source?.cancel()
+        events.deallocate()
+    }
+
+    /// Starts watching `fd` for `connection` (on `queue`).
+    func register(_ connection: Connection, fd: Int32, interest: SocketInterest) {
+        let index = Int(fd)
+        if index >= table.count {
+            let count = max(index + 1, table.count * 2, 64)
+            table.append(contentsOf: repeatElement(nil, count: count - table.count))
+            interests.append(contentsOf: repeatElement(.none, count: count - interests.count))
+        }
+        table[index] = connection
+        interests[index] = interest
+        Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
+    }
+
+    /// Changes what `fd` is watched for; a no-op when nothing changes.
+    func update(fd: Int32, interest: SocketInterest) {
+        let index = Int(fd)
+        guard index < interests.count, table[index] != nil, interests[index] != interest else { return }
+        interests[index] = interest
+        Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
+    }
+
+    /// Stops watching `fd`; `then` runs afterwards on `queue` (where the descriptor is closed).
+    func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
+        let index = Int(fd)
+        if index < table.count, table[index] != nil {
+            Epoll.control(epfd, Epoll.delete, fd, 0)
+            table[index] = nil
+            interests[index] = .none
+        }
+        // Later, not now: the caller is still running inside the connection.
+        queue.async(execute: then)
+    }
+
+    /// With nothing wanted, only a hang-up or error could be reported, and it is reported
+    /// once (`EPOLLONESHOT`) so that an unwanted, permanent condition cannot spin the queue.
+    private static func mask(_ interest: SocketInterest) -> UInt32 {
+        var mask: UInt32 = 0
+        if interest.read { mask |= Epoll.readable }
+        if interest.write { mask |= Epoll.writable }
+        if mask == 0 { mask = Epoll.oneShot }
+        return mask
+    }
+
+    /// One batch: whatever is left over (more than `batch` ready sockets) keeps the epoll
+    /// descriptor readable, so Dispatch runs this again after other work on the queue.
+    private func drain() {
+        var n: Int32
+        repeat {
+            n = Epoll.wait(epfd, events, Int32(Self.batch), 0)
+        } while n < 0 && errno == EINTR
+        guard n > 0 else { return }
+        let readMask = Epoll.readable | Epoll.hangUp | Epoll.error
+        let writeMask = Epoll.writable | Epoll.hangUp | Epoll.error
+        for i in 0..<Int(n) {
+            let (flags, fd) = Epoll.event(events, i)
+            let index = Int(fd)
+            guard index < table.count, let connection = table[index] else { continue }
+            let interest = interests[index]
+            if interest.read && flags & readMask != 0 {
+                connection.readable()
+            }
+            if interest.write && flags & writeMask != 0 && table[index] === connection && interests[index].write {
+                connection.writable()
+            }
+        }
+    }
+    #else
+    private final class Watch: @unchecked Sendable {
+        unowned let connection: Connection
+        var read: DispatchSourceRead?
+        var write: DispatchSourceWrite?
+        var readSuspended = false
+        var writeSuspended = false
+        var live = 0
+        init(connection: Connection) { self.connection = connection }
+    }
+
+    private var watches: [Int32: Watch] = [:]
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func register(_ connection: Connection, fd: Int32, interest: SocketInterest) {
+        let watch = Watch(connection: connection)
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        read.setEventHandler { [unowned connection] in connection.readable() }
+        watch.read = read
+        watch.live = 1
+        watches[fd] = watch
+        read.resume()
+        update(fd: fd, interest: interest)
+    }
+
+    func update(fd: Int32, interest: SocketInterest) {
+        guard let watch = watches[fd], let read = watch.read else { return }
+        if interest.read == watch.readSuspended {
+            watch.readSuspended = !interest.read
+            if interest.read { read.resume() } else { read.suspend() }
+        }
+        if interest.write {
+            if let write = watch.write {
+                if watch.writeSuspended {
+                    watch.writeSuspended = false
+                    write.resume()
+                }
+            } else {
+                // Created on first need only: most connections never block on output.
+                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+                let connection = watch.connection
+                source.setEventHandler { [unowned connection] in connection.writable() }
+                watch.write = source
+                watch.live += 1
+                source.resume()
+            }
+        } else if let write = watch.write, !watch.writeSuspended {
+            watch.writeSuspended = true
+            write.suspend()
+        }
+    }
+
+    func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
+        guard let watch = watches.removeValue(forKey: fd) else {
+            queue.async(execute: then)
+            return
+        }
+        // libdispatch requires a watched descriptor to outlive its sources: `then` (which
+        // closes it) runs in the cancel handler of the last one.
+        let finish: @Sendable () -> Void = { [watch] in
+            watch.live -= 1
+            if watch.live == 0 { then() }
+        }
+        if let read = watch.read {
+            read.setCancelHandler(handler: finish)
+            if watch.readSuspended { read.resume() }
+            read.cancel()
+        }
+        if let write = watch.write {
+            write.setCancelHandler(handler: finish)
+            if watch.writeSuspended { write.resume() }
+            write.cancel()
+        }
+    }
+    #endif
+}
+
+#if os(Linux) && !ALMANAC_DISPATCH_SOURCES
+/// The few epoll(7) calls the poller needs. Glibc's Swift module does not include
+/// `<sys/epoll.h>`, and a C shim target would be the package's first for this alone, so the
+/// functions are looked up once with `dlsym` and called through C function pointers (the C
+/// calling convention, checked by the compiler), and the constants and the `epoll_event`
+/// layout are the kernel ABI's.
+enum Epoll {
+    static let add: Int32 = 1     // EPOLL_CTL_ADD
+    static let delete: Int32 = 2  // EPOLL_CTL_DEL
+    static let modify: Int32 = 3  // EPOLL_CTL_MOD
+    static let readable: UInt32 = 0x001  // EPOLLIN
+    static let writable: UInt32 = 0x004  // EPOLLOUT
+    static let error: UInt32 = 0x008     // EPOLLERR
+    static let hangUp: UInt32 = 0x010    // EPOLLHUP
+    static let oneShot: UInt32 = 1 << 30 // EPOLLONESHOT
+    private static let closeOnExec: Int32 = 0o2_000_000 // EPOLL_CLOEXEC == O_CLOEXEC
+
+    /// `struct epoll_event { uint32_t events; epoll_data_t data; }`: packed (12 bytes) on
+    /// x86-64, naturally aligned (16 bytes) elsewhere.
+    #if arch(x86_64)
+    static let eventStride = 12
+    private static let dataOffset = 4
+    #else
+    static let eventStride = 16
+    private static let dataOffset = 8
+    #endif
+
+    private typealias CreateFn = @convention(c) (Int32) -> Int32
+    private typealias ControlFn = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    private typealias WaitFn = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
+        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+            fatalError("\(name) not found in the C library")
+        }
+        return unsafeBitCast(address, to: type)
+    }
+
+    private static let createFn = symbol("epoll_create1", as: CreateFn.self)
+    private static let controlFn = symbol("epoll_ctl", as: ControlFn.self)
+    private static let waitFn = symbol("epoll_wait", as: WaitFn.self)
+
+    static func create() -> Int32 { createFn(closeOnExec) }
+
+    /// `epoll_ctl` with the descriptor itself as the event's data.
+    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) {
+        var event: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &event) { raw in
+            raw.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: fd, toByteOffset: dataOffset, as: Int32.self)
+            _ = controlFn(epfd, op, fd, raw.baseAddress)
+        }
+    }
+
+    static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeout: Int32) -> Int32 {
+        waitFn(epfd, events, capacity, timeout)
+    }
+
+    /// The flags and descriptor of the `index`th event `wait` returned.
+    static func event(_ events: UnsafeMutableRawPointer, _ index: Int) -> (flags: UInt32, fd: Int32) {
+        let base = events + index * eventStride
+        return (base.loadUnaligned(as: UInt32.self), base.loadUnaligned(fromByteOffset: dataOffset, as: Int32.self))
+    }
+}
+#endif

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPClientTestSupport
+import Rates
+import Testing
+@testable import Almanac
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `almanac` executable (`swift build --build-tests` builds every product).
+enum AlmanacBinary {
+    static let url = repositoryRoot.appendingPathComponent(".build/debug/almanac")
+    static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
+
+    /// A spawned process with its output going to files in a fresh directory, which is also
+    /// its working directory (so no `config/almanac.json` is picked up by accident).
+    final class Spawned: Sendable {
+        let process: Process
+        let directory: URL
+        /// Our copies of the child's output descriptors, closed once it exited (Foundation
+        /// keeps them open otherwise, one pair per spawn).
+        private let outputs: [FileHandle]
+
+        init(_ arguments: [String], environment: [String: String]) throws {
+            directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("almanac-full-stack-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
+            let process = Process()
+            process.executableURL = AlmanacBinary.url
+            process.arguments = arguments
+            // Only what the test sets: no ALMANAC_* or PORT from the caller's environment.
+            process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+            process.currentDirectoryURL = directory
+            process.standardInput = FileHandle.nullDevice
+            let outputs = [try FileHandle(forWritingTo: directory.appendingPathComponent("stdout")),
+                           try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))]
+            process.standardOutput = outputs[0]
+            process.standardError = outputs[1]
+            self.outputs = outputs
+            self.process = process
+            do {
+                try process.run()
+            } catch {
+                closeOutputs()
+                throw error
+            }
+        }
+
+        var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
+
+        /// Waits for the exit within `timeout` seconds; nil (and the process killed) if it
+        /// is still running then.
+        func exitStatus(within timeout: Double) async -> Int32? {
+            let deadline = Deadline(seconds: timeout)
+            while process.isRunning, !deadline.passed { try? await Task.sleep(nanoseconds: 10_000_000) }
+            guard !process.isRunning else {
+                kill()
+                return nil
+            }
+            closeOutputs()
+            guard process.terminationReason == .exit else { return -process.terminationStatus }
+            return process.terminationStatus
+        }
+
+        func signal(_ sig: Int32) { _ = Glibc.kill(process.processIdentifier, sig) }
+
+        /// SIGKILL, for cleanup when a test failed midway.
+        func kill() {
+            guard process.isRunning else { return }
+            signal(SIGKILL)
+            process.waitUntilExit()
+        }
+
+        func closeOutputs() {
+            for handle in outputs { try? handle.close() }
+        }
+
+        func removeFiles() {
+            closeOutputs()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// Runs the binary to completion (bounded) and returns its status and output.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+        -> (status: Int32?, stdout: String, stderr: String) {
+        let spawned = try Spawned(arguments, environment: environment)
+        defer { spawned.removeFiles() }
+        let status = await spawned.exitStatus(within: 30)
+        return (status, spawned.stdout, spawned.stderr)
+    }
+}
+
+extension FullStackTests {
+    /// The real executable: command line, configuration errors, serving and draining on SIGTERM.
+    @Suite(.enabled(if: AlmanacBinary.exists, "no executable at .build/debug/almanac: run `swift build --build-tests` first"))
+    struct Binary {
+        @Test func version() async throws {
+            let r = try await AlmanacBinary.run(["--version"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.hasPrefix("almanac "), "\(r.stdout)")
+            #expect(r.stdout.contains(AlmanacVersion.string))
+        }
+
+        @Test func checkConfigNamesTheBadKey() async throws {
+            let r = try await AlmanacBinary.run(["check-config"], environment: [
+                "ALMANAC_SERVER_PORT": "not-a-port",
+                "ALMANAC_RATES_TTL_SECONDS": "-5",
+            ])
+            #expect(r.status == 2, "stdout: \(r.stdout) stderr: \(r.stderr)")
+            #expect(r.stderr.contains("server.port"), "\(r.stderr)")
+            #expect(r.stderr.contains("rates.ttlSeconds"), "\(r.stderr)")
+
+            let good = try await AlmanacBinary.run(["check-config"], environment: [
+                "ALMANAC_SERVER_ADMIN_TOKEN": "secret-admin-token",
+            ])
+            #expect(good.status == 0, "\(good.stderr)")
+            #expect(good.stdout.contains("\"server\""))
+            #expect(!good.stdout.contains("secret-admin-token"), "secrets are redacted")
+        }
+
+        @Test func servesThenDrainsOnSIGTERM() async throws {
+            let gate = ThreadGate(limit: 30)
+            let stub = try StubUpstream()
+            defer { stub.stop() }
+            FullStackFixtures.scriptAll(stub)
+            stub.route(F.coinbasePath) { _ in
+                gate.wait()
+                return .json(F.coinbase)
+            }
+            let port = try freeLoopbackPort()
+            let grace = 5.0
+            let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
+                "ALMANAC_SERVER_HOST": "127.0.0.1",
+                "ALMANAC_SERVER_PORT": String(port),
+                "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": String(Int(grace)),
+                "ALMANAC_UPSTREAM_RETRIES": "0",
+                "ALMANAC_UPSTREAM_TIMEOUT_MS": "30000",
+                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
+                "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
+            ])
+            defer {
+                gate.open()
+                spawned.kill()
+                spawned.removeFiles()
+            }
+
+            let up = await eventually("/healthz answering 200", timeout: 30) {
+                guard let client = try? WireClient(port: port, timeout: 5) else { return false }
+                guard (try? await client.request("GET", "/healthz")) != nil,
+                      let r = try? await client.readResponse() else { return false }
+                return r.status == 200
+            }
+            guard up else {
+                Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)")
+                return
+            }
+
+            // A slow request in flight (held at the upstream) and an idle keep-alive connection.
+            let inFlight = try WireClient(port: port, timeout: 30)
+            try await inFlight.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: in-flight"])
+            await eventually("the request reaching the upstream") { gate.waiting == 1 }
+            let idle = try WireClient(port: port, timeout: 30)
+            try await idle.request("GET", "/healthz")
+            #expect(try await idle.readResponse().status == 200)
+
+            spawned.signal(SIGTERM)
+            let signalled = Deadline(seconds: grace + 2)
+
+            // Draining: new connections are refused, or readiness says 503.
+            var drainEvidence = ""
+            await eventually("readiness 503 or refused connections while draining") {
+                do {
+                    let client = try WireClient(port: port, timeout: 5)
+                    try await client.request("GET", "/readyz")
+                    let r = try await client.readResponse()
+                    if r.status == 503 { drainEvidence = "readyz 503" }
+                    #expect(r.status == 200 || r.status == 503, "\(r.status)")
+                } catch {
+                    // Refused, reset, or closed unanswered: not accepting any more.
+                    drainEvidence = "new connection: \(error)"
+                }
+                return !drainEvidence.isEmpty
+            }
+            #expect(!drainEvidence.isEmpty)
+            #expect(spawned.process.isRunning, "still finishing the in-flight request")
+
+            gate.open()
+            let answered = try await inFlight.readResponse()
+            #expect(answered.status == 200, "\(answered.text)")
+            #expect(answered.header("X-Request-ID") == "in-flight")
+            #expect(answered.json?["rate"] == .number("91234.56"))
+            #expect(answered.header("Connection")?.lowercased() == "close")
+            inFlight.close()
+
+            let remaining = max(0.1, Double(signalled.end - min(signalled.end, DispatchTime.now().uptimeNanoseconds)) / 1e9)
+            let status = await spawned.exitStatus(within: remaining)
+            #expect(status == 0, "exit status \(String(describing: status)); stderr: \(spawned.stderr)")
+            // The idle connection was closed by the drain.
+            #expect(await idle.isClosedByPeer(within: 5))
+            let log = spawned.stdout
+            #expect(log.contains("\"in-flight\""), "access log line for the drained request")
+            #expect(log.contains("draining"))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import HTTPClientTestSupport
+import Rates
+import Synchronization
+import Testing
+@testable import Almanac
+
+/// `max-age` in `Cache-Control: public, max-age=N`, or nil for any other value.
+func maxAge(_ r: WireResponse) -> Int? {
+    guard let value = r.header("Cache-Control"), value.hasPrefix("public, max-age=") else { return nil }
+    return Int(value.dropFirst("public, max-age=".count))
+}
+
+extension FullStackTests {
+    /// API.md §5 as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
+    /// stale-if-error, timeouts.
+    @Suite struct Caching {
+        @Test func missThenHitWithCachingHeaders() async throws {
+            try await FullStack.run { s in
+                let miss = try await s.get("/v1/rates")
+                #expect(miss.status == 200)
+                #expect(miss.header("X-Cache") == "MISS")
+                #expect(miss.header("Age") == "0")
+                let missAge = try #require(maxAge(miss), "Cache-Control: \(miss.header("Cache-Control") ?? "none")")
+                #expect(missAge > 0 && missAge <= 60)
+                let etag = try #require(miss.header("ETag"))
+                #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count > 2, "strong ETag: \(etag)")
+                #expect(miss.header("Cache-Status")?.hasPrefix("almanac; fwd=uri-miss; stored") == true)
+
+                let hit = try await s.get("/v1/rates")
+                #expect(hit.status == 200)
+                #expect(hit.header("X-Cache") == "HIT")
+                #expect(hit.header("ETag") == etag)
+                #expect(hit.body == miss.body)
+                let age = try #require(hit.header("Age").flatMap { Int($0) })
+                #expect(age >= 0 && age <= 60)
+                let hitAge = try #require(maxAge(hit))
+                #expect(hitAge <= missAge)
+                #expect(hit.header("Cache-Status")?.hasPrefix("almanac; hit; ttl=") == true)
+
+                // Other representations of the same table carry other tags.
+                let usd = try await s.get("/v1/rates/USD")
+                #expect(usd.header("X-Cache") == "HIT")
+                #expect(usd.header("ETag") != etag)
+
+                let notModified = try await s.get("/v1/rates", headers: ["If-None-Match: \(etag)"])
+                #expect(notModified.status == 304)
+                #expect(notModified.body.isEmpty)
+                #expect(notModified.header("ETag") == etag)
+                #expect(notModified.header("Content-Length") == nil, "RFC 9110 §8.6")
+
+                let otherTag = try await s.get("/v1/rates", headers: ["If-None-Match: \"something-else\""])
+                #expect(otherTag.status == 200)
+                #expect(otherTag.body == miss.body)
+
+                // Errors are never cached.
+                let error = try await s.get("/v1/rates/ZZZ")
+                error.expectProblem(404)
+                #expect(error.header("Cache-Control") == "no-store")
+                #expect(error.header("ETag") == nil)
+                #expect(s.count(F.coinbasePath) == 1)
+            }
+        }
+
+        @Test func concurrentColdRequestsMakeOneUpstreamRequest() async throws {
+            let gate = ThreadGate()
+            try await FullStack.run(script: { stub in
+                FullStackFixtures.scriptAll(stub)
+                stub.route(F.coinbasePath) { _ in
+                    gate.wait()
+                    return .json(F.coinbase)
+                }
+            }) { s in
+                let clients = 200
+                try await withThrowingTaskGroup(of: WireResponse.self) { group in
+                    for _ in 0..<clients {
+                        group.addTask {
+                            let client = try s.connect(timeout: 30)
+                            try await client.request("GET", "/v1/rates/USD")
+                            return try await client.readResponse()
+                        }
+                    }
+                    // Every request waits on the one load before the upstream may answer.
+                    await eventually("\(clients) requests waiting on one load", timeout: 30) {
+                        s.cacheStats("rates").misses == UInt64(clients)
+                    }
+                    await eventually("the one load reaching the upstream") { gate.waiting == 1 }
+                    #expect(s.count(F.coinbasePath) == 1)
+                    gate.open()
+                    var statuses: [Int: Int] = [:]
+                    var bodies = Set<[UInt8]>()
+                    for try await r in group {
+                        statuses[r.status, default: 0] += 1
+                        bodies.insert(r.body)
+                        #expect(r.header("X-Cache") == "MISS")
+                    }
+                    #expect(statuses == [200: clients])
+                    #expect(bodies.count == 1)
+                }
+                #expect(s.count(F.coinbasePath) == 1)
+                #expect(s.count(F.coingeckoPath) == 0)
+                #expect(s.stub.totalRequests == 1)
+            }
+        }
+
+        @Test func staleWhileRevalidate() async throws {
+            let refreshGate = ThreadGate()
+            try await FullStack.run(configure: { c in
+                c.rates.ttlSeconds = 2
+                c.rates.staleSeconds = 30
+            }, script: { stub in
+                FullStackFixtures.scriptAll(stub)
+                let calls = Counter()
+                stub.route(F.coinbasePath) { _ in
+                    guard calls.next() > 1 else { return .json(F.coinbase) }
+                    refreshGate.wait()
+                    return .json(F.coinbaseRefreshed)
+                }
+            }) { s in
+                let first = try await s.get("/v1/rates/USD")
+                #expect(first.header("X-Cache") == "MISS")
+                #expect(first.json?["rate"] == .number("91234.56"))
+
+                var stale: WireResponse?
+                await eventually("a STALE answer after expiry") {
+                    guard let r = try? await s.get("/v1/rates/USD") else { return false }
+                    if r.header("X-Cache") == "STALE" { stale = r }
+                    return stale != nil
+                }
+                let r = try #require(stale)
+                #expect(r.status == 200)
+                #expect(r.json?["rate"] == .number("91234.56"))
+                #expect(maxAge(r) == 0)
+                #expect(Int(r.header("Age") ?? "") ?? -1 >= 1)
+                #expect(r.header("Cache-Status")?.contains("stale") == true)
+
+                // One background refresh started, held at the stub.
+                await eventually("the refresh reaching the upstream") { refreshGate.waiting == 1 }
+                // While it runs, answers are stale at once (they do not wait for it), and no
+                // other refresh starts.
+                for _ in 0..<5 {
+                    let again = try await s.get("/v1/rates/USD")
+                    #expect(again.header("X-Cache") == "STALE")
+                    #expect(again.json?["rate"] == .number("91234.56"))
+                }
+                #expect(s.count(F.coinbasePath) == 2)
+
+                refreshGate.open()
+                var refreshed: WireResponse?
+                await eventually("the refreshed table") {
+                    guard let r = try? await s.get("/v1/rates/USD") else { return false }
+                    if r.json?["rate"] == .number("95000") { refreshed = r }
+                    return refreshed != nil
+                }
+                #expect(refreshed?.header("X-Cache") == "HIT")
+                #expect(refreshed.flatMap(maxAge) ?? 0 > 0)
+                #expect(s.count(F.coinbasePath) == 2)
+                #expect(s.count(F.coingeckoPath) == 0)
+            }
+        }
+
+        @Test func staleIfErrorKeepsServingStale() async throws {
+            try await FullStack.run(configure: { c in
+                c.rates.ttlSeconds = 2
+                c.rates.staleSeconds = 30
+            }) { s in
+                let first = try await s.get("/v1/rates/USD")
+                #expect(first.status == 200)
+                s.stub.setFault(.status(503))
+
+                await eventually("a STALE answer after expiry") {
+                    (try? await s.get("/v1/rates/USD"))?.header("X-Cache") == "STALE"
+                }
+                // The refresh failed on both providers...
+                await eventually("the failed refresh") { s.count(F.coingeckoPath) >= 1 }
+                #expect(s.count(F.coinbasePath) >= 2)
+                // ...and the stale table is still served, never the error.
+                for _ in 0..<5 {
+                    let r = try await s.get("/v1/rates/USD")
+                    #expect(r.status == 200)
+                    #expect(r.header("X-Cache") == "STALE")
+                    #expect(r.json?["rate"] == .number("91234.56"))
+                }
+                let rates = try await s.get("/v1/rates")
+                #expect(rates.status == 200)
+                #expect(rates.header("X-Cache") == "STALE")
+            }
+        }
+
+        @Test func pastTheStaleWindowTheErrorNamesTheProviders() async throws {
+            try await FullStack.run(configure: { c in
+                c.rates.ttlSeconds = 1
+                c.rates.staleSeconds = 1
+            }) { s in
+                let first = try await s.get("/v1/rates")
+                #expect(first.status == 200)
+                s.stub.setFault(.status(503))
+                var failure: WireResponse?
+                await eventually("a 502 once the stale window has passed") {
+                    guard let r = try? await s.get("/v1/rates") else { return false }
+                    #expect(r.status == 200 || r.status == 502, "\(r.status): \(r.text)")
+                    if r.status == 502 { failure = r }
+                    return failure != nil
+                }
+                let r = try #require(failure)
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("coinbase") && detail.contains("coingecko"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(r.header("X-Cache") == nil)
+                // Upstream errors are not cached: the next request asks again.
+                let before = s.count(F.coinbasePath)
+                let again = try await s.get("/v1/rates")
+                again.expectProblem(502)
+                #expect(s.count(F.coinbasePath) == before + 1)
+            }
+        }
+
+        @Test func hangingUpstreamIsAGatewayTimeout() async throws {
+            try await FullStack.run(configure: { c in
+                c.upstream.timeoutMs = 300
+            }) { s in
+                s.stub.setFault(.hang)
+                let r = try await s.get("/v1/rates")
+                let detail = r.expectProblem(504)
+                #expect(detail.contains("coinbase") && detail.contains("coingecko"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(s.count(F.coinbasePath) == 1)
+                #expect(s.count(F.coingeckoPath) == 1)
+            }
+        }
+    }
+}
+
+/// A thread-safe call counter for stub handlers.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    /// Increments and returns the new count (1 for the first call).
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    var current: Int { value.withLock { $0 } }
+}

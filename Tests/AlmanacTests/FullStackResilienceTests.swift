@@ -1,0 +1,186 @@
+import Foundation
+import HTTPClientTestSupport
+import Rates
+import Testing
+@testable import Almanac
+
+extension FullStackTests {
+    /// Upstreams misbehaving in the ways API.md §4–5 promise to survive, over real sockets.
+    @Suite struct Resilience {
+        @Test func garbageFromCoinbaseFailsOverAndGarbageFromBothIsA502() async throws {
+            try await FullStack.run { s in
+                s.stub.setFault(.garbage, for: F.coinbasePath)
+                let r = try await s.get("/v1/rates/USD")
+                #expect(r.status == 200, "\(r.text)")
+                #expect(r.json?["source"] == .string("coingecko"))
+                #expect(r.json?["rate"] == .number("90000.5"))
+            }
+            try await FullStack.run { s in
+                s.stub.route(F.coinbasePath, .text("<html>maintenance</html>"))
+                s.stub.route(F.coingeckoPath, .json(#"{"bitcoin":{}}"#))
+                let r = try await s.get("/v1/rates")
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("coinbase") && detail.contains("coingecko"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+            }
+        }
+
+        @Test func booksUpstreamFailureIsA502AndNotCached() async throws {
+            try await FullStack.run { s in
+                s.stub.setFault(.status(503), for: F.googlePath)
+                s.stub.setFault(.status(500), for: F.openLibraryPath)
+                let r = try await s.get("/v1/books/\(F.isbn13)")
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("google-books") && detail.contains("open-library"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(r.header("X-Cache") == nil)
+
+                // Not cached: once the upstreams recover, the book is found.
+                s.stub.setFault(nil, for: F.googlePath)
+                s.stub.setFault(nil, for: F.openLibraryPath)
+                let ok = try await s.get("/v1/books/\(F.isbn13)")
+                #expect(ok.status == 200)
+                #expect(ok.header("X-Cache") == "MISS")
+                #expect(s.count(F.googlePath) == 2)
+            }
+        }
+
+        @Test func googleTimeoutFallsThroughToOpenLibrary() async throws {
+            try await FullStack.run(configure: { $0.upstream.timeoutMs = 300 }) { s in
+                s.stub.setFault(.hang, for: F.googlePath)
+                let r = try await s.get("/v1/books/\(F.isbn13)")
+                #expect(r.status == 200, "\(r.text)")
+                #expect(r.json?["source"] == .string("open-library"))
+                let metrics = try await s.get("/metrics").text
+                #expect(metricValue(metrics, "almanac_upstream_requests_total",
+                                    ["provider": "google-books", "outcome": "timeout"]) == 1, "\(metrics)")
+            }
+        }
+
+        @Test func concurrentLookupsOfOneBookInEitherFormMakeOneRequestPerProvider() async throws {
+            let gate = ThreadGate()
+            try await FullStack.run(script: { stub in
+                FullStackFixtures.scriptAll(stub)
+                stub.route(F.googleTarget(F.isbn13)) { _ in
+                    gate.wait()
+                    return .json(F.google)
+                }
+            }) { s in
+                let forms = [F.isbn10, F.isbn13, "978-0-306-40615-7", "0-306-40615-2"]
+                let clients = 40
+                try await withThrowingTaskGroup(of: WireResponse.self) { group in
+                    for i in 0..<clients {
+                        group.addTask {
+                            let client = try s.connect(timeout: 30)
+                            try await client.request("GET", "/v1/books/\(forms[i % forms.count])")
+                            return try await client.readResponse()
+                        }
+                    }
+                    await eventually("every lookup waiting on one load", timeout: 30) {
+                        s.cacheStats("books").misses == UInt64(clients) && gate.waiting == 1
+                    }
+                    gate.open()
+                    var bodies = Set<[UInt8]>()
+                    for try await r in group {
+                        #expect(r.status == 200)
+                        bodies.insert(r.body)
+                    }
+                    #expect(bodies.count == 1)
+                }
+                #expect(s.count(F.googlePath) == 1)
+                #expect(s.count(F.openLibraryPath) == 1)
+            }
+        }
+
+        @Test func coverThatIsNotAnImageIsA502AndNotCached() async throws {
+            try await FullStack.run { s in
+                s.stub.route(F.coverPath, .text("<html>not an image</html>"))
+                let r = try await s.get("/v1/books/\(F.isbn13)/cover")
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("is not an image"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                s.stub.route(F.coverPath, StubResponse(status: 200, headers: [("Content-Type", "image/png")], body: F.jpeg))
+                let ok = try await s.get("/v1/books/\(F.isbn13)/cover")
+                #expect(ok.status == 200)
+                #expect(ok.header("Content-Type") == "image/png")
+                #expect(s.count(F.coverPath) == 2)
+            }
+        }
+
+        @Test func missingCoverIsACached404() async throws {
+            try await FullStack.run { s in
+                s.stub.route(F.coverPath, .json("{}", status: 404))
+                let first = try await s.get("/v1/books/\(F.isbn13)/cover")
+                first.expectProblem(404)
+                #expect(first.header("X-Cache") == "MISS")
+                #expect(maxAge(first) != nil)
+                let second = try await s.get("/v1/books/\(F.isbn13)/cover")
+                second.expectProblem(404)
+                #expect(second.header("X-Cache") == "HIT")
+                #expect(s.count(F.coverPath) == 1)
+            }
+        }
+
+        @Test func coverRedirectOffTheProviderHostsIsNotFollowed() async throws {
+            try await FullStack.run { s in
+                // Same listener, but a host name no provider is configured with.
+                s.stub.route(F.coverPath, StubResponse(status: 302, headers: [
+                    ("Location", "http://localhost:\(s.stub.port)/b/id/elsewhere.jpg"),
+                ]))
+                s.stub.route("/b/id/elsewhere.jpg", StubResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: F.jpeg))
+                let r = try await s.get("/v1/books/\(F.isbn13)/cover")
+                r.expectProblem(502)
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(s.count(F.coverPath) == 1)
+                #expect(s.count("/b/id/elsewhere.jpg") == 0)
+            }
+        }
+
+        @Test func batchLimits() async throws {
+            try await FullStack.run { s in
+                let many = (0..<21).map { _ in F.isbn13 }.enumerated().map { "\($0.element)-\($0.offset)" }
+                let tooMany = try await s.get("/v1/books?isbn=" + many.joined(separator: ","))
+                tooMany.expectProblem(400)
+                let none = try await s.get("/v1/books")
+                none.expectProblem(400)
+                #expect(s.stub.totalRequests == 0)
+            }
+        }
+    }
+}
+
+extension FullStackTests.Binary {
+    /// `PORT` (the platform convention) is honoured, `almanac healthcheck` probes the server,
+    /// and SIGINT drains like SIGTERM.
+    @Test func platformPortHealthcheckAndSIGINT() async throws {
+        let port = try freeLoopbackPort()
+        let spawned = try AlmanacBinary.Spawned([], environment: [
+            "ALMANAC_SERVER_HOST": "127.0.0.1",
+            "PORT": String(port),
+            "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": "3",
+            "ALMANAC_LOG_FORMAT": "text",
+        ])
+        defer {
+            spawned.kill()
+            spawned.removeFiles()
+        }
+        let url = "http://127.0.0.1:\(port)/healthz"
+        var probe: (status: Int32?, stdout: String, stderr: String) = (nil, "", "")
+        let up = await eventually("almanac healthcheck succeeding", timeout: 30) {
+            probe = (try? await AlmanacBinary.run(["healthcheck", "--url", url])) ?? (nil, "", "")
+            return probe.status == 0
+        }
+        guard up else {
+            Issue.record("healthcheck: \(probe.stderr)\nserver stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)")
+            return
+        }
+        let wrong = try await AlmanacBinary.run(["healthcheck", "--url", "http://127.0.0.1:\(port)/nope"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("404"), "\(wrong.stderr)")
+
+        spawned.signal(SIGINT)
+        let status = await spawned.exitStatus(within: 5)
+        #expect(status == 0, "exit status \(String(describing: status)); stderr: \(spawned.stderr)")
+        #expect(spawned.stdout.contains("msg=listening") || spawned.stdout.contains("listening"), "\(spawned.stdout)")
+    }
+}
