@@ -49,7 +49,7 @@ EXPECT = {
     "hit_rates": {200}, "hit_rate_one": {200}, "hit_convert": {200}, "hit_currencies": {200},
     "hit_bpi": {200}, "hit_book": {200}, "hit_gbooks_compat": {200}, "conditional": {200, 304},
     "head": {200}, "ops": {200}, "miss_book": {200}, "miss_notfound": {404}, "miss_979": {200},
-    "batch": {200}, "cover": {200, 404}, "bad_isbn": {400}, "bad_currency": {400, 404},
+    "batch": {200}, "cover": {200}, "bad_isbn": {400}, "bad_currency": {400, 404},
     "bad_route": {404, 405}, "pipelined": {200}, "conn_close": {200},
 }
 UPSTREAM_KINDS = {"miss_book", "miss_notfound", "miss_979", "cover", "batch"}
