@@ -15,9 +15,13 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "HTTPServer"),
+        // epoll(7) headers for the server's poller (Linux only; no library to link).
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
+        // Helpers every test target shares (async gate, seeded RNG); never linked into the product.
+        .target(name: "TestSupport"),
         .target(name: "Cache"),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
@@ -29,12 +33,12 @@ let package = Package(
         .executableTarget(name: "bench-cache", dependencies: ["Cache"]),
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache"]),
-        .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport"]),
-        .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
+        .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
+        .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

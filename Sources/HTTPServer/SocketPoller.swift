@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(CEpoll)
+import CEpoll
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -207,67 +210,36 @@ final class SocketPoller: @unchecked Sendable {
 }
 
 #if os(Linux) && !ALMANAC_DISPATCH_SOURCES
-/// The few epoll(7) calls the poller needs. Glibc's Swift module does not include
-/// `<sys/epoll.h>`, and a C shim target would be the package's first for this alone, so the
-/// functions are looked up once with `dlsym` and called through C function pointers (the C
-/// calling convention, checked by the compiler), and the constants and the `epoll_event`
-/// layout are the kernel ABI's.
+/// The few epoll(7) calls the poller needs, through the `CEpoll` header module, with the
+/// descriptor itself as each event's data.
 enum Epoll {
-    static let add: Int32 = 1     // EPOLL_CTL_ADD
-    static let delete: Int32 = 2  // EPOLL_CTL_DEL
-    static let modify: Int32 = 3  // EPOLL_CTL_MOD
-    static let readable: UInt32 = 0x001  // EPOLLIN
-    static let writable: UInt32 = 0x004  // EPOLLOUT
-    static let error: UInt32 = 0x008     // EPOLLERR
-    static let hangUp: UInt32 = 0x010    // EPOLLHUP
-    static let oneShot: UInt32 = 1 << 30 // EPOLLONESHOT
-    private static let closeOnExec: Int32 = 0o2_000_000 // EPOLL_CLOEXEC == O_CLOEXEC
+    static let add = EPOLL_CTL_ADD
+    static let delete = EPOLL_CTL_DEL
+    static let modify = EPOLL_CTL_MOD
+    static let readable = EPOLLIN.rawValue
+    static let writable = EPOLLOUT.rawValue
+    static let error = EPOLLERR.rawValue
+    static let hangUp = EPOLLHUP.rawValue
+    static let oneShot = EPOLLONESHOT.rawValue
+    static let eventStride = MemoryLayout<epoll_event>.stride
 
-    /// `struct epoll_event { uint32_t events; epoll_data_t data; }`: packed (12 bytes) on
-    /// x86-64, naturally aligned (16 bytes) elsewhere.
-    #if arch(x86_64)
-    static let eventStride = 12
-    private static let dataOffset = 4
-    #else
-    static let eventStride = 16
-    private static let dataOffset = 8
-    #endif
+    static func create() -> Int32 { epoll_create1(Int32(EPOLL_CLOEXEC)) }
 
-    private typealias CreateFn = @convention(c) (Int32) -> Int32
-    private typealias ControlFn = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias WaitFn = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("\(name) not found in the C library")
-        }
-        return unsafeBitCast(address, to: type)
-    }
-
-    private static let createFn = symbol("epoll_create1", as: CreateFn.self)
-    private static let controlFn = symbol("epoll_ctl", as: ControlFn.self)
-    private static let waitFn = symbol("epoll_wait", as: WaitFn.self)
-
-    static func create() -> Int32 { createFn(closeOnExec) }
-
-    /// `epoll_ctl` with the descriptor itself as the event's data.
     static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) {
-        var event: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &event) { raw in
-            raw.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            raw.storeBytes(of: fd, toByteOffset: dataOffset, as: Int32.self)
-            _ = controlFn(epfd, op, fd, raw.baseAddress)
-        }
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        _ = epoll_ctl(epfd, op, fd, &event)
     }
 
     static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeout: Int32) -> Int32 {
-        waitFn(epfd, events, capacity, timeout)
+        epoll_wait(epfd, events.assumingMemoryBound(to: epoll_event.self), capacity, timeout)
     }
 
     /// The flags and descriptor of the `index`th event `wait` returned.
     static func event(_ events: UnsafeMutableRawPointer, _ index: Int) -> (flags: UInt32, fd: Int32) {
-        let base = events + index * eventStride
-        return (base.loadUnaligned(as: UInt32.self), base.loadUnaligned(fromByteOffset: dataOffset, as: Int32.self))
+        let event = events.assumingMemoryBound(to: epoll_event.self)[index]
+        return (event.events, event.data.fd)
     }
 }
 #endif

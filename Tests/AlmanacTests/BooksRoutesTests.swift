@@ -1,3 +1,4 @@
+import TestSupport
 import Books
 import Cache
 import Foundation
@@ -210,7 +211,7 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
     }
 
     @Test func hundredConcurrentRequestsMakeOneRequestPerProvider() async throws {
-        let gate = RouteGate()
+        let gate = Gate()
         let harness = BooksHarness(
             google: { _ in await gate.wait(); return StubHTTPClient.json(BooksFixtures.googleNotFound) },
             openLibrary: { _ in await gate.wait(); return StubHTTPClient.json(BooksFixtures.openLibrary) })
@@ -228,27 +229,3 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
     }
 }
 
-/// Holds upstream answers until every caller is waiting on the one load.
-final class RouteGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}

@@ -1,3 +1,4 @@
+import TestSupport
 import Cache
 import Foundation
 import HTTPClient
@@ -27,7 +28,7 @@ final class RatesHarness: Sendable {
     let service: RatesService
     let router: Router
     private let answers = Answers()
-    private let gate = RatesGate()
+    private let gate = Gate()
 
     /// Scripted answers by provider name.
     final class Answers: Sendable {
@@ -91,30 +92,6 @@ final class RatesHarness: Sendable {
     }
 }
 
-/// A one-shot latch: `wait()` suspends until `open()`.
-final class RatesGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiters = [] }
-            return s.waiters
-        }
-        for w in waiters { w.resume() }
-    }
-}
 
 extension HTTPResponse {
     var ratesText: String { String(decoding: body, as: UTF8.self) }

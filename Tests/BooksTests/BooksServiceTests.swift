@@ -1,3 +1,4 @@
+import TestSupport
 import Cache
 import HTTPClient
 import HTTPClientTestSupport

@@ -1,3 +1,4 @@
+import TestSupport
 import HTTPClient
 import HTTPClientTestSupport
 import Synchronization
@@ -132,30 +133,5 @@ extension StubHTTPClient {
     func count(host: String) -> Int { requests.filter { UpstreamURL.host(of: $0.url) == host }.count }
 }
 
-/// A latch that holds upstream answers until the test has every caller waiting, so coalescing
-/// is exercised rather than raced past.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
 
 func isbn(_ text: String) -> ISBN { try! ISBN(parsing: text) }

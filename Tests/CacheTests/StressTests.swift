@@ -1,17 +1,7 @@
+import TestSupport
 import Testing
 @testable import Cache
 
-/// Deterministic per-task randomness (SplitMix64), so a failing run can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct StressTests {
     /// 8 tasks × 5,000 mixed operations over 300 keys in two namespaces, random sizes, TTLs,
@@ -30,7 +20,7 @@ struct SplitMix: RandomNumberGenerator {
         let lookups = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    var rng = SplitMix(state: UInt64(worker) &* 7919 &+ 1)
+                    var rng = SplitMix64(seed: UInt64(worker) &* 7919 &+ 1)
                     var counted = 0
                     for _ in 0..<5_000 {
                         let ns = spaces[Int.random(in: 0..<2, using: &rng)]
@@ -103,7 +93,7 @@ struct SplitMix: RandomNumberGenerator {
                 return CacheLoad(value: Payload(text: "\(key)"), ttlSeconds: 1, staleSeconds: 1)
             }
         }
-        var rng = SplitMix(state: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<100 {
             clock.advance(by: Double.random(in: 0...1.5, using: &rng))
             var tasks: [(task: Task<CacheLookup<Payload>, any Error>, cancelled: Bool, key: Int)] = []

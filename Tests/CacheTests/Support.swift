@@ -1,3 +1,4 @@
+import TestSupport
 import Synchronization
 import Testing
 @testable import Cache
@@ -31,30 +32,6 @@ final class FixedUnit: Sendable {
     var source: @Sendable () -> Double { { self.unit.withLock { $0 } } }
 }
 
-/// A one-shot gate: loads wait on it until the test opens it.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
 
 struct TestFailure: Error, Equatable {
     var code = 1

@@ -1,3 +1,4 @@
+import TestSupport
 import HTTPClient
 import Testing
 @testable import Rates
@@ -5,21 +6,9 @@ import Testing
 /// Deterministic mutation testing of the decoders: thousands of corrupted fixtures must each
 /// either decode or fail with a `.malformed` error naming the provider — never trap.
 @Suite struct DecoderRobustnessTests {
-    /// SplitMix64, seeded: the same mutations on every run.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let alphabet = Array(#"{}[]":,.-+eE0123456789 \u&#;abcXYZ"#.utf8) + [0x00, 0xFF, 0xC3]
 
-    func mutate(_ bytes: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
+    func mutate(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             guard !out.isEmpty else { break }
@@ -49,7 +38,7 @@ import Testing
             fixture = Fixtures.coindesk
             decode = { try CoinDeskProvider().decode(try ProviderFetch.parse($0, provider: "coindesk")) }
         }
-        var rng = SeededRandom(state: 0xA1_2A_AC)
+        var rng = SplitMix64(seed: 0xA1_2A_AC)
         var decoded = 0, rejected = 0
         for _ in 0..<3000 {
             let body = mutate(Array(fixture.utf8), &rng)

@@ -1,41 +1,7 @@
+import TestSupport
 import HTTPServer
 import Synchronization
 
-/// A handler that waits until the test opens it, so "requests in flight" is a state the
-/// test controls rather than a race it hopes to win.
-final class Gate: Sendable {
-    private struct State {
-        var open = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        var arrived = 0
-    }
-
-    private let state = Mutex(State())
-
-    /// How many handlers have reached the gate.
-    var arrived: Int { state.withLock { $0.arrived } }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
-                state.arrived += 1
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
 
 /// Collects access-log entries.
 final class AccessLogRecorder: Sendable {
