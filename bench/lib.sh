@@ -1,0 +1,232 @@
+# bench/lib.sh — helpers shared by scripts/{bench,soak,slowclients,schemathesis,redbot}.sh
+# Source it; it defines functions and a cleanup trap. Every process started here is
+# recorded and stopped by its PID on exit (never by name).
+#
+# Conventions:
+#   ROOT      repository root
+#   WORK      a mktemp dir for this run (removed on exit unless EVIDENCE_KEEP=1)
+#   STUB_PORT / APP_PORT / NGINX_PORT   ports picked free on 127.0.0.1
+#   APP_PID / STUB_PID / NGINX_PID
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/almanac-evidence.XXXXXX")"
+PYTHON="${PYTHON:-python3}"
+EVIDENCE_VENV_DIR="${EVIDENCE_VENV_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/almanac-evidence}"
+ADMIN_TOKEN="${ADMIN_TOKEN:-evidence-admin-token}"
+APP_BIN="${APP_BIN:-$ROOT/.build/release/almanac}"
+_PIDS=()
+
+log() { printf '[%s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Register a PID for cleanup.
+track_pid() { _PIDS+=("$1"); }
+
+# Stop one PID: SIGTERM, wait up to $2 seconds (default 5), then SIGKILL.
+stop_pid() {
+  local pid="$1" grace="${2:-5}" i
+  [ -n "$pid" ] || return 0
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < grace * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  log "pid $pid did not exit within ${grace}s; SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
+_cleanup() {
+  local rc=$?
+  local i
+  for ((i = ${#_PIDS[@]} - 1; i >= 0; i--)); do stop_pid "${_PIDS[$i]}" 3; done
+  if [ "${EVIDENCE_KEEP:-0}" = 1 ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+  exit "$rc"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+raise_fd_limit() {
+  local want="${1:-20000}" hard
+  hard="$(ulimit -Hn)"
+  if [ "$hard" != unlimited ] && [ "$hard" -lt "$want" ]; then want="$hard"; fi
+  ulimit -n "$want" || log "could not raise fd limit to $want"
+}
+
+# A free TCP port on 127.0.0.1 (the kernel picks; small race accepted).
+free_port() {
+  "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# wait_http URL [seconds] — until the URL answers any HTTP status.
+wait_http() {
+  local url="$1" secs="${2:-30}" i
+  for ((i = 0; i < secs * 10; i++)); do
+    if curl -s -o /dev/null --max-time 1 "$url"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# ---------------------------------------------------------------- tools
+need_cmd() {
+  # need_cmd CMD APT_PACKAGE — install with apt-get when missing.
+  command -v "$1" >/dev/null 2>&1 && return 0
+  log "installing $2 (for $1)"
+  sudo_if_needed apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq "$2" >/dev/null
+  command -v "$1" >/dev/null 2>&1 || die "$1 still missing after installing $2"
+}
+
+# venv_tool NAME PIP_SPEC — a private venv under $EVIDENCE_VENV_DIR/venv-NAME with the
+# pinned package; prints the venv's bin dir. Once installed it works offline.
+venv_tool() {
+  local name="$1" spec="$2" venv="$EVIDENCE_VENV_DIR/venv-$1"
+  if [ ! -x "$venv/bin/python" ]; then
+    mkdir -p "$EVIDENCE_VENV_DIR"
+    "$PYTHON" -m venv "$venv" >&2
+  fi
+  if ! "$venv/bin/pip" show -q "${spec%%==*}" >/dev/null 2>&1 ||
+     [ "$("$venv/bin/pip" show "${spec%%==*}" 2>/dev/null | awk '/^Version:/{print $2}')" != "${spec##*==}" ]; then
+    log "pip install $spec into $venv"
+    "$venv/bin/pip" install -q "$spec" >&2
+  fi
+  echo "$venv/bin"
+}
+
+# ---------------------------------------------------------------- build
+build_release() {
+  if [ "${BENCH_SKIP_BUILD:-0}" = 1 ] && [ -x "$APP_BIN" ]; then return 0; fi
+  log "swift build -c release"
+  (cd "$ROOT" && make -s deps >/dev/null 2>&1 || true)
+  (cd "$ROOT" && swift build -c release >"$WORK/build.log" 2>&1) || {
+    tail -40 "$WORK/build.log" >&2; die "release build failed"; }
+  [ -x "$APP_BIN" ] || die "no binary at $APP_BIN"
+}
+
+# ---------------------------------------------------------------- stub upstream
+# start_stub [extra args...] — sets STUB_PORT, STUB_PID, STUB.
+start_stub() {
+  STUB_PORT="$(free_port)"
+  "$PYTHON" "$ROOT/scripts/stub_upstream.py" --port "$STUB_PORT" "$@" \
+    >"$WORK/stub.log" 2>&1 &
+  STUB_PID=$!
+  track_pid "$STUB_PID"
+  STUB="http://127.0.0.1:$STUB_PORT"
+  wait_http "$STUB/__stats" 15 || { cat "$WORK/stub.log" >&2; die "stub upstream did not start"; }
+}
+
+stub_fault() { curl -s -X POST "$STUB/__fault?mode=$1${2:+&$2}" >/dev/null; }
+stub_stats() { curl -s "$STUB/__stats"; }
+stub_reset() { curl -s -X POST "$STUB/__reset" >/dev/null; }
+
+# ---------------------------------------------------------------- almanac
+# almanac_env — environment pointing every provider at the stub, quiet logs.
+# Callers may export extra ALMANAC_* before start_almanac to override.
+almanac_env() {
+  export ALMANAC_SERVER_HOST=127.0.0.1
+  export ALMANAC_SERVER_PORT="$APP_PORT"
+  export ALMANAC_SERVER_ADMIN_TOKEN="$ADMIN_TOKEN"
+  export ALMANAC_LOG_LEVEL="${ALMANAC_LOG_LEVEL:-error}"
+  export ALMANAC_RATES_PROVIDERS="${ALMANAC_RATES_PROVIDERS:-coinbase,coingecko}"
+  export ALMANAC_RATES_COINBASE_BASE_URL="$STUB"
+  export ALMANAC_RATES_COINGECKO_BASE_URL="$STUB"
+  export ALMANAC_RATES_COINDESK_BASE_URL="$STUB"
+  export ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL="$STUB"
+  export ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL="$STUB"
+  export ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL="$STUB/covers"
+  export ALMANAC_UPSTREAM_USER_AGENT="${ALMANAC_UPSTREAM_USER_AGENT:-almanac-evidence (+https://example.invalid/almanac)}"
+  unset ALMANAC_CONFIG PORT || true
+}
+
+# start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to
+# $APP_STDOUT (default /dev/null), stderr to $WORK/almanac.err.
+start_almanac() {
+  APP_PORT="$(free_port)"
+  APP="http://127.0.0.1:$APP_PORT"
+  almanac_env
+  "$APP_BIN" serve >"${APP_STDOUT:-/dev/null}" 2>"$WORK/almanac.err" &
+  APP_PID=$!
+  track_pid "$APP_PID"
+  if ! wait_http "$APP/healthz" 30; then
+    tail -30 "$WORK/almanac.err" >&2
+    die "almanac did not answer /healthz"
+  fi
+}
+
+admin() { # admin METHOD PATH
+  curl -s -o /dev/null -w '%{http_code}' -X "$1" -H "Authorization: Bearer $ADMIN_TOKEN" "$APP$2"
+}
+
+proc_status() { # proc_status PID FIELD -> value in kB (or empty)
+  awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status" 2>/dev/null || true
+}
+fd_count() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+
+machine_header() {
+  local cpu
+  cpu="$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+  echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "- machine: $(nproc) cores ($cpu), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -sr)"
+  echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+}
+
+# ---------------------------------------------------------------- nginx
+# start_nginx BODY_FILE CONTENT_TYPE URL_PATH — serves those exact bytes at URL_PATH
+# (and at /) with worker_processes = $NGINX_WORKERS (default 2). Sets NGINX_PORT,
+# NGINX_PID (master), NGINX.
+start_nginx() {
+  local body="$1" ctype="$2" urlpath="$3" dir="$WORK/nginx"
+  need_cmd nginx nginx-light
+  mkdir -p "$dir/www$(dirname "$urlpath")" "$dir/tmp" "$dir/logs"
+  cp "$body" "$dir/www$urlpath"
+  # Workers run as an unprivileged user when the master is root: let them read the body.
+  chmod 711 "$WORK"; chmod -R a+rX "$dir/www"; chmod 755 "$dir"
+  NGINX_PORT="$(free_port)"
+  NGINX="http://127.0.0.1:$NGINX_PORT"
+  cat >"$dir/nginx.conf" <<NGX
+worker_processes ${NGINX_WORKERS:-2};
+worker_rlimit_nofile 20000;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log error;
+daemon off;
+events { worker_connections 16384; multi_accept on; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp/body;
+  proxy_temp_path $dir/tmp/proxy;
+  fastcgi_temp_path $dir/tmp/fastcgi;
+  uwsgi_temp_path $dir/tmp/uwsgi;
+  scgi_temp_path $dir/tmp/scgi;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  keepalive_timeout 600s;
+  server_tokens off;
+  types { }
+  default_type "$ctype";
+  server {
+    listen 127.0.0.1:$NGINX_PORT reuseport backlog=4096;
+    root $dir/www;
+    location = / { try_files $urlpath =404; }
+  }
+}
+NGX
+  nginx -t -q -e "$dir/logs/error.log" -p "$dir" -c "$dir/nginx.conf" 2>"$dir/logs/test.log" ||
+    { cat "$dir/logs/test.log" >&2; die "nginx config test failed"; }
+  nginx -e "$dir/logs/error.log" -p "$dir" -c "$dir/nginx.conf" 2>>"$dir/logs/error.log" &
+  NGINX_PID=$!
+  track_pid "$NGINX_PID"
+  wait_http "$NGINX$urlpath" 10 || { cat "$dir/logs/error.log" >&2; die "nginx did not start"; }
+}
+
+nginx_pids() { # master + workers
+  echo "$NGINX_PID"
+  cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null | tr ' ' '\n' | grep -v '^$' || true
+}

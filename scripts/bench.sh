@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# scripts/bench.sh — `make bench`: almanac vs nginx on cached hits, memory per idle
+# connection, single-flight on a cold key, upstream connection reuse, then the
+# component benches when present. Reports numbers; never fails a build on them
+# (exit status is non-zero only when the harness itself cannot run).
+#
+#   scripts/bench.sh                 full run (~5 min on 2 cores)
+#   BENCH_QUICK=1 scripts/bench.sh   smoke run: every duration tiny
+#   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
+#   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
+#   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
+#
+# Output: markdown on stdout and in bench-results/bench-<UTC time>.md.
+source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+
+QUICK="${BENCH_QUICK:-0}"
+if [ "$QUICK" = 1 ]; then
+  DUR=2s; RUNS=1; IDLE_NS="300 600"; BURST_N=100; SEQ_N=10; CONCS="50 256"
+else
+  DUR="${BENCH_DURATION:-10s}"; RUNS="${BENCH_RUNS:-3}"; IDLE_NS="5000 15000"; BURST_N=1000; SEQ_N=100; CONCS="50 256"
+fi
+CMDLINE="$0 $*  (BENCH_QUICK=$QUICK)"
+need_cmd wrk wrk
+need_cmd curl curl
+raise_fd_limit 20000
+mkdir -p "$ROOT/bench-results"
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$ROOT/bench-results/bench-$STAMP.md"
+REPORT="$WORK/report.md"
+emit() { printf '%s\n' "$*" >>"$REPORT"; }
+J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+build_release
+start_stub
+
+# Long TTLs so every measured request is a HIT; room for 15,000 idle connections.
+export ALMANAC_SERVER_MAX_CONNECTIONS="${ALMANAC_SERVER_MAX_CONNECTIONS:-16500}"
+export ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS="${ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS:-600}"
+export ALMANAC_RATES_TTL_SECONDS="${ALMANAC_RATES_TTL_SECONDS:-3600}"
+export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-3600}"
+start_almanac
+log "almanac pid $APP_PID on $APP; stub on $STUB"
+
+# ---------------------------------------------------------------- warm + capture body
+curl -s -o /dev/null "$APP/v1/rates"
+curl -s -D "$WORK/rates.headers" -o "$WORK/rates.body" "$APP/v1/rates"
+RATES_STATUS="$(head -1 "$WORK/rates.headers" | tr -d '\r')"
+CTYPE="$(awk -F': ' 'tolower($1)=="content-type"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
+XCACHE="$(awk -F': ' 'tolower($1)=="x-cache"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
+BODY_BYTES="$(wc -c <"$WORK/rates.body")"
+[ -n "$CTYPE" ] || CTYPE="application/json"
+log "GET /v1/rates -> $RATES_STATUS, $BODY_BYTES bytes, $CTYPE, X-Cache: $XCACHE"
+start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
+cmp -s "$WORK/rates.body" <(curl -s "$NGINX/v1/rates") || die "nginx does not serve the same bytes"
+log "nginx master pid $NGINX_PID on $NGINX"
+
+emit "# almanac evidence: scripts/bench.sh"
+emit ""
+machine_header >>"$REPORT"
+emit "- command: \`$CMDLINE\`"
+emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, almanac and nginx alternating"
+emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\` (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, access_log off, keepalive_requests 1000000)"
+emit ""
+
+# ---------------------------------------------------------------- throughput
+RUNS_FILE="$WORK/wrk.jsonl"
+for c in $CONCS; do
+  for ((r = 1; r <= RUNS; r++)); do
+    for server in almanac nginx; do
+      if [ $server = almanac ]; then url="$APP/v1/rates"; else url="$NGINX/v1/rates"; fi
+      log "wrk -c$c run $r $server"
+      wrk -t1 -c"$c" -d"$DUR" --latency "$url" >"$WORK/wrk-$server-$c-$r.txt" 2>&1 || true
+      "$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-$server-$c-$r.txt" \
+        server=$server conns="$c" run="$r" >>"$RUNS_FILE"
+      kill -0 "$APP_PID" 2>/dev/null || die "almanac died during wrk (see $WORK/almanac.err)"
+    done
+  done
+done
+emit "## Cached hits: almanac vs nginx (same bytes)"
+emit ""
+"$PYTHON" "$ROOT/bench/wrk_report.py" summary "$RUNS_FILE" >>"$REPORT"
+HWM_AFTER_WRK="$(proc_status "$APP_PID" VmHWM)"
+emit ""
+emit "almanac peak RSS (VmHWM) after the wrk runs: $((HWM_AFTER_WRK / 1024)) MiB ($HWM_AFTER_WRK KiB)"
+emit ""
+
+# ---------------------------------------------------------------- single flight
+emit "## Single-flight on a cold key and upstream connection reuse"
+emit ""
+emit "Stub upstream answers after 300 ms; the cache namespace is purged first (\`DELETE /admin/cache/...\`); upstream counts come from the stub's \`/__stats\`."
+emit ""
+emit "| scenario | client requests | statuses | X-Cache | upstream requests (target 1) | upstream TCP connections: new / used | client p50 / p99 ms |"
+emit "| --- | --- | --- | --- | --- | --- | --- |"
+stub_fault none delay_ms=300
+for spec in "books:/v1/books/9780306406157:/books/v1/volumes" "rates:/v1/rates:/v2/exchange-rates"; do
+  ns="${spec%%:*}"; rest="${spec#*:}"; path="${rest%%:*}"; upath="${rest#*:}"
+  purge="$(admin DELETE "/admin/cache/$ns")"
+  case "$purge" in 2*) ;; *)
+    if [ "$ns" = books ]; then   # no admin purge: a never-requested ISBN is cold by construction
+      path="/v1/books/$("$PYTHON" -c "import sys; sys.path.insert(0,'$ROOT/bench'); import isbn, random; print(isbn.isbn13(random.randrange(10**7), prefix='97805'))")"
+    else
+      purge="$purge (no purge: the rates table is already cached, the row measures hits)"
+    fi;;
+  esac
+  stub_reset
+  res="$("$PYTHON" "$ROOT/bench/requests.py" burst --port "$APP_PORT" --path "$path" -n "$BURST_N")"
+  st="$(stub_stats)"
+  echo "$res $st" >>"$WORK/burst.jsonl"
+  up="$(echo "$st" | J "d['paths'].get('$upath',{}).get('requests',0)")"
+  upc="$(echo "$st" | J "'%d new / %d used' % (d['connections_opened'], d.get('connections_used', -1))")"
+  all="$(echo "$st" | J "d['requests_total']")"
+  emit "$(echo "$res" | J '"| %d concurrent GET '"$path"' after purge (purge → HTTP '"$purge"') | %d | %s | %s | '"$up"' %s (all paths: '"$all"') | '"$upc"' | %s / %s |" % (d["n"], d["connected"], d["statuses"], d["x_cache"], ("✅" if '"$up"' == 1 else "❌"), d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+done
+stub_fault none delay_ms=0
+stub_reset
+res="$("$PYTHON" "$ROOT/bench/requests.py" seq --port "$APP_PORT" -n "$SEQ_N")"
+st="$(stub_stats)"
+echo "$res $st" >>"$WORK/seq.jsonl"
+upr="$(echo "$st" | J "d['requests_total']")"
+upc="$(echo "$st" | J "'%d new / %d used' % (d['connections_opened'], d.get('connections_used', -1))")"
+emit "$(echo "$res" | J '"| %d sequential misses (distinct ISBNs) | %d | %s | %s | '"$upr"' | '"$upc"' (ideal: 0–1 new, reused) | %s / %s |" % (d["n"], d["n"], d["statuses"], d["x_cache"], d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+emit ""
+HWM_END="$(proc_status "$APP_PID" VmHWM)"
+emit "almanac peak RSS (VmHWM) after wrk, the bursts and the misses: $((HWM_END / 1024)) MiB ($HWM_END KiB); alive: $(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO)"
+emit ""
+
+# ---------------------------------------------------------------- idle connections
+# A fresh server per measurement, so memory freed by an earlier phase cannot hide the cost.
+stop_pid "$APP_PID" 10; stop_pid "$NGINX_PID" 5
+emit "## Memory per idle keep-alive connection"
+emit ""
+emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers)."
+emit ""
+emit "| server | connections | opened | still open after hold | RSS before KiB | RSS after KiB | bytes per connection (target ≤ 2048) | errors |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- |"
+for n in $IDLE_NS; do
+  for server in almanac nginx; do
+    if [ $server = almanac ]; then
+      start_almanac; curl -s -o /dev/null "$APP/v1/rates"
+      port=$APP_PORT; pids="--pid $APP_PID"
+    else
+      start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
+      port=$NGINX_PORT; pids="$(for p in $(nginx_pids); do printf -- '--pid %s ' "$p"; done)"
+    fi
+    log "idle connections: $n on $server"
+    # shellcheck disable=SC2086
+    res="$("$PYTHON" "$ROOT/bench/idle_conns.py" --port "$port" $pids -n "$n" \
+           --settle "$([ "$QUICK" = 1 ] && echo 1 || echo 3)" --hold "$([ "$QUICK" = 1 ] && echo 1 || echo 5)" 2>&1 | tail -1)"
+    echo "$res" >>"$WORK/idle.jsonl"
+    emit "$(echo "$res" | J '"| %s | %d | %d | %d | %d | %d | %s %s | %s |" % ("'$server'", d["requested"], d["opened"], d["still_open_after_hold"], d["rss_before_kib"], d["rss_after_kib"], d["bytes_per_conn"], ("✅" if d["bytes_per_conn"] is not None and d["bytes_per_conn"] <= 2048 else "❌"), (d["errors"] or "none"))' 2>/dev/null || echo "| $server | $n | failed: $res |")"
+    if [ $server = almanac ]; then
+      kill -0 "$APP_PID" 2>/dev/null || emit "| almanac | $n | **process died** | | | | | |"
+      stop_pid "$APP_PID" 10
+    else
+      stop_pid "$NGINX_PID" 5
+    fi
+  done
+done
+emit ""
+
+# ---------------------------------------------------------------- component benches
+if [ "${BENCH_SKIP_COMPONENTS:-0}" != 1 ]; then
+  emit "## Component benches"
+  emit ""
+  for s in bench-server bench-cache bench-client; do
+    f="$ROOT/scripts/$s.sh"
+    if [ -f "$f" ]; then
+      log "running scripts/$s.sh"
+      emit "### scripts/$s.sh"
+      emit ""
+      emit '```'
+      if [ "$QUICK" = 1 ]; then qenv=(DURATION=2s RUNS=1 IDLE=300 N=200); else qenv=(); fi
+      (cd "$ROOT" && env BENCH_QUICK="$QUICK" "${qenv[@]}" timeout 900 bash "$f" 2>&1 | tail -60) >>"$REPORT" || emit "(exit status $?)"
+      emit '```'
+    else
+      emit "- scripts/$s.sh: not present in this checkout"
+    fi
+    emit ""
+  done
+fi
+
+cp "$REPORT" "$OUT"
+cat "$REPORT"
+log "report saved to ${OUT#"$ROOT"/}"

@@ -1,0 +1,490 @@
+#!/usr/bin/env python3
+"""Stub upstream for almanac's evidence harness (python3 stdlib only).
+
+Speaks the real upstream formats of API.md §2 on 127.0.0.1:
+  GET /v2/exchange-rates?currency=BTC                        coinbase
+  GET /api/v3/simple/price?ids=bitcoin&vs_currencies=usd,... coingecko
+  GET /v1/bpi/currentprice.json                              coindesk (BPI v1)
+  GET /books/v1/volumes?q=isbn:{isbn13}                      google-books
+  GET /api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data open-library
+  GET /covers/...  /b/...  /books/content?...                a small real PNG
+
+Which books exist (deterministic, so runs are reproducible):
+  * ISBN-13 whose digits 4..6 are "999" (e.g. 9789990000005): unknown everywhere
+    (google-books totalItems 0, open-library {}), so almanac caches a 404;
+  * ISBN-13 starting 979: unknown to google-books, known to open-library (fall-through);
+  * anything else: known to both, title "Stub Book <isbn13>"; 9780306406157 has real-ish data.
+
+Control (never counted, never faulted, never delayed):
+  GET  /__stats                         JSON since the last reset: requests_total;
+                                        connections_opened (new TCP connections),
+                                        connections_used (distinct connections that
+                                        carried a request, reused ones included);
+                                        connections_open now; per path {requests,
+                                        connections}; cover paths grouped
+  POST /__reset                         zero the counters
+  POST /__fault?mode=none|error503|hang|garbage|slow|reset[&path=PREFIX][&delay_ms=N]
+       error503: 503 with a JSON error body; hang: accept the request, never answer
+       (connection closed after --hang-seconds or when the peer goes away);
+       garbage: 200 application/json whose body is not JSON; slow: answer trickled
+       in 16-byte chunks every 100 ms; reset: close the connection without answering.
+       path=PREFIX limits the fault to request paths starting with PREFIX.
+       delay_ms=N (also --delay-ms) delays every answer by N ms (default 0).
+
+Usage: stub_upstream.py --port 0 [--host 127.0.0.1] [--delay-ms 300] [--port-file F]
+"""
+
+import argparse
+import http.server
+import json
+import math
+import os
+import select
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+import zlib
+from email.utils import formatdate
+from urllib.parse import parse_qs, urlsplit
+
+# ---------------------------------------------------------------- data
+
+# code -> (name, units per BTC). Roughly realistic; a real coinbase table has ~300 codes
+# (fiat and crypto) and almanac must cope with codes it does not know.
+FIAT = {
+    "USD": ("US Dollar", 91234.56), "EUR": ("Euro", 78650.12), "GBP": ("British Pound", 69210.40),
+    "JPY": ("Japanese Yen", 14123456.0), "CHF": ("Swiss Franc", 80510.77), "CAD": ("Canadian Dollar", 126012.3),
+    "AUD": ("Australian Dollar", 139870.5), "NZD": ("New Zealand Dollar", 152340.8), "CNY": ("Chinese Yuan", 648234.1),
+    "HKD": ("Hong Kong Dollar", 710245.9), "SGD": ("Singapore Dollar", 122345.6), "SEK": ("Swedish Krona", 987654.3),
+    "NOK": ("Norwegian Krone", 1004567.2), "DKK": ("Danish Krone", 586543.2), "PLN": ("Polish Zloty", 365432.1),
+    "CZK": ("Czech Koruna", 2065432.0), "HUF": ("Hungarian Forint", 33456789.0), "RON": ("Romanian Leu", 391234.5),
+    "BGN": ("Bulgarian Lev", 153876.4), "TRY": ("Turkish Lira", 3123456.0), "RUB": ("Russian Ruble", 7234567.0),
+    "INR": ("Indian Rupee", 7654321.0), "IDR": ("Indonesian Rupiah", 1432109876.0), "KRW": ("South Korean Won", 126543210.0),
+    "THB": ("Thai Baht", 3154321.0), "MYR": ("Malaysian Ringgit", 412345.6), "PHP": ("Philippine Peso", 5234567.0),
+    "VND": ("Vietnamese Dong", 2312345678.0), "BRL": ("Brazilian Real", 498765.4), "MXN": ("Mexican Peso", 1654321.0),
+    "ARS": ("Argentine Peso", 89012345.0), "CLP": ("Chilean Peso", 86543210.0), "COP": ("Colombian Peso", 365432109.0),
+    "PEN": ("Peruvian Sol", 342109.8), "ZAR": ("South African Rand", 1665432.0), "NGN": ("Nigerian Naira", 140123456.0),
+    "EGP": ("Egyptian Pound", 4456789.0), "KES": ("Kenyan Shilling", 11789012.0), "MAD": ("Moroccan Dirham", 912345.6),
+    "ILS": ("Israeli New Shekel", 339876.5), "AED": ("UAE Dirham", 335086.7), "SAR": ("Saudi Riyal", 342129.6),
+    "QAR": ("Qatari Riyal", 332094.8), "KWD": ("Kuwaiti Dinar", 28012.345), "BHD": ("Bahraini Dinar", 34389.12),
+    "OMR": ("Omani Rial", 35123.45), "JOD": ("Jordanian Dinar", 64685.4), "PKR": ("Pakistani Rupee", 25432109.0),
+    "BDT": ("Bangladeshi Taka", 10912345.0), "LKR": ("Sri Lankan Rupee", 27123456.0), "TWD": ("New Taiwan Dollar", 2934567.0),
+    "UAH": ("Ukrainian Hryvnia", 3765432.0), "ISK": ("Icelandic Krona", 12654321.0), "XAU": ("Gold (troy ounce)", 34.5678),
+    "XAG": ("Silver (troy ounce)", 2876.54), "XDR": ("Special Drawing Rights", 68765.43), "BTC": ("Bitcoin", 1.0),
+}
+CRYPTO = {"ETH": 28.123456, "SOL": 432.10987, "USDC": 91250.1, "DOGE": 512345.6, "LTC": 987.6543}
+COINGECKO_VS = {c.lower() for c in FIAT if c not in ("XAU", "XAG", "XDR", "BTC")} | {"xau", "xag", "btc", "eth"}
+COINDESK = {"USD": ("&#36;", "United States Dollar"), "GBP": ("&pound;", "British Pound Sterling"),
+            "EUR": ("&euro;", "Euro")}
+KNOWN_ISBN = "9780306406157"
+
+
+def drift(t=None):
+    """A slow, deterministic wobble so refreshed tables differ (ETag changes)."""
+    t = time.time() if t is None else t
+    return 1.0 + 0.002 * math.sin(t / 97.0)
+
+
+def rates_table():
+    d = drift()
+    out = {code: rate * d if code != "BTC" else 1.0 for code, (_, rate) in FIAT.items()}
+    for code, rate in CRYPTO.items():
+        out[code] = rate * d
+    return out
+
+
+def fmt_dec(x):
+    s = ("%.10f" % x).rstrip("0").rstrip(".")
+    return s if s else "0"
+
+
+def isbn13_to_10(isbn13):
+    if not isbn13.startswith("978"):
+        return None
+    core = isbn13[3:12]
+    s = sum((10 - i) * int(c) for i, c in enumerate(core))
+    check = (11 - s % 11) % 11
+    return core + ("X" if check == 10 else str(check))
+
+
+def book_facts(isbn13):
+    """None when nobody knows the book; else a dict of facts."""
+    if len(isbn13) != 13 or not isbn13.isdigit() or isbn13[3:6] == "999":
+        return None
+    if isbn13 == KNOWN_ISBN:
+        return {"title": "The Art of Computer Programming", "subtitle": "Fundamental Algorithms",
+                "authors": ["Donald E. Knuth"], "publisher": "Addison-Wesley",
+                "date": "1997", "pages": 650, "subjects": ["Computers", "Algorithms"],
+                "description": "The classic work on algorithms & data structures — \"volume one\"."}
+    n = int(isbn13[-4:])
+    return {"title": "Stub Book %s" % isbn13, "subtitle": None if n % 3 else "A Subtitle",
+            "authors": ["Author %d" % (n % 97), "Co-Author %d" % (n % 13)][: 1 + n % 2],
+            "publisher": "Stub Press", "date": "20%02d-%02d-01" % (n % 25, 1 + n % 12),
+            "pages": 100 + n % 900, "subjects": ["Fiction"] if n % 2 else ["Science", "History"],
+            "description": "Deterministic stub description for %s." % isbn13}
+
+
+def make_png(w=16, h=16):
+    """A valid w×h RGB PNG (a small gradient), built with zlib."""
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    raw = b"".join(b"\x00" + b"".join(bytes((x * 16 % 256, y * 16 % 256, 128)) for x in range(w))
+                   for y in range(h))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, 9))
+            + chunk(b"IEND", b""))
+
+
+PNG = make_png()
+
+# ---------------------------------------------------------------- state
+
+
+class State:
+    def __init__(self, delay_ms, hang_seconds):
+        self.lock = threading.Lock()
+        self.delay_ms = delay_ms
+        self.hang_seconds = hang_seconds
+        self.fault = "none"
+        self.fault_path = ""
+        self.fault_changed = threading.Event()
+        self.started = time.time()
+        self.reset()
+
+    def reset(self):
+        with self.lock:
+            self.epoch = getattr(self, "epoch", 0) + 1
+            self.requests_total = 0
+            self.connections_opened = 0
+            self.connections_used = 0
+            self.connections_open = getattr(self, "connections_open", 0)
+            self.paths = {}
+            self.faulted = {}
+            self.since = time.time()
+
+    def on_connect(self):
+        with self.lock:
+            self.connections_opened += 1
+            self.connections_open += 1
+
+    def on_close(self):
+        with self.lock:
+            self.connections_open -= 1
+
+    def on_request(self, path, first_on_conn):
+        with self.lock:
+            self.requests_total += 1
+            p = self.paths.setdefault(path, {"requests": 0, "connections": 0})
+            p["requests"] += 1
+            if first_on_conn:
+                p["connections"] += 1
+
+    def snapshot(self):
+        with self.lock:
+            return {"requests_total": self.requests_total, "connections_opened": self.connections_opened,
+                    "connections_used": self.connections_used,
+                    "connections_open": self.connections_open, "paths": json.loads(json.dumps(self.paths)),
+                    "faulted": dict(self.faulted), "fault": self.fault, "fault_path": self.fault_path,
+                    "delay_ms": self.delay_ms, "since": self.since, "uptime_s": round(time.time() - self.started, 3)}
+
+
+STATE = None
+
+# ---------------------------------------------------------------- handler
+
+
+def stats_key(path):
+    """Covers are counted per kind, not per image, so /__stats stays small."""
+    for prefix in ("/covers/", "/b/"):
+        if path.startswith(prefix):
+            return prefix + "*"
+    return path
+
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "stub-upstream/1"
+    sys_version = ""
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.seen_paths = set()
+        self.epoch = -1
+        self.counted = False  # counted once it carries a non-control request
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            if self.counted:
+                STATE.on_close()
+
+    def log_message(self, fmt, *args):  # quiet
+        pass
+
+    # -- helpers
+    def send_bytes(self, status, body, ctype="application/json; charset=utf-8", extra=None):
+        # Head and body in ONE write (and TCP_NODELAY): two small writes would meet Nagle
+        # and the client's delayed ACK and add 40 ms to every answer.
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self._headers_buffer.append(b"\r\n")
+        head = b"".join(self._headers_buffer)
+        self._headers_buffer = []
+        self.wfile.write(head + (body if self.command != "HEAD" else b""))
+
+    def send_json(self, status, obj, extra=None):
+        self.send_bytes(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"), extra=extra)
+
+    def do_POST(self):
+        self.dispatch()
+
+    def do_HEAD(self):
+        self.dispatch()
+
+    def do_GET(self):
+        self.dispatch()
+
+    def dispatch(self):
+        u = urlsplit(self.path)
+        q = parse_qs(u.query, keep_blank_values=True)
+        path = u.path
+        n = int(self.headers.get("Content-Length") or 0)
+        if n:
+            self.rfile.read(min(n, 1 << 20))
+        if path.startswith("/__"):
+            return self.control(path, q)
+        if not self.counted:
+            self.counted = True
+            STATE.on_connect()
+        if self.epoch != STATE.epoch:      # first upstream request on this connection since /__reset
+            self.epoch = STATE.epoch
+            self.seen_paths = set()
+            with STATE.lock:
+                STATE.connections_used += 1
+        key = stats_key(path)
+        first = key not in self.seen_paths
+        self.seen_paths.add(key)
+        STATE.on_request(key, first)
+        if STATE.delay_ms > 0:
+            time.sleep(STATE.delay_ms / 1000.0)
+        fault = STATE.fault
+        if fault != "none" and path.startswith(STATE.fault_path):
+            with STATE.lock:
+                STATE.faulted[fault] = STATE.faulted.get(fault, 0) + 1
+            return self.apply_fault(fault, path, q)
+        status, body, ctype = self.route(path, q)
+        self.send_bytes(status, body, ctype, {"Cache-Control": "max-age=30"})
+
+    def apply_fault(self, fault, path, q):
+        if fault == "error503":
+            return self.send_json(503, {"error": {"code": 503, "message": "stub: service unavailable"}},
+                                  extra={"Retry-After": "1"})
+        if fault == "garbage":
+            return self.send_bytes(200, b"<html>\x00\xff{not json at all,,, \"data\": [", "application/json")
+        if fault == "reset":
+            self.close_connection = True
+            try:
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            except OSError:
+                pass
+            return
+        if fault == "hang":
+            deadline = time.time() + STATE.hang_seconds
+            sock = self.connection
+            while time.time() < deadline and STATE.fault == "hang":
+                r, _, _ = select.select([sock], [], [], 0.25)
+                if r:
+                    try:
+                        if not sock.recv(1, socket.MSG_PEEK):
+                            break  # peer went away
+                    except OSError:
+                        break
+            self.close_connection = True
+            return
+        if fault == "slow":
+            status, body, ctype = self.route(path, q)
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.flush()
+            for i in range(0, len(body), 16):
+                try:
+                    self.wfile.write(body[i:i + 16])
+                    self.wfile.flush()
+                except OSError:
+                    break
+                time.sleep(0.1)
+                if STATE.fault != "slow":
+                    try:
+                        self.wfile.write(body[i + 16:])
+                    except OSError:
+                        pass
+                    break
+            return
+        return self.send_json(500, {"error": "unknown fault " + fault})
+
+    def control(self, path, q):
+        if path == "/__stats":
+            return self.send_json(200, STATE.snapshot(), extra={"Cache-Control": "no-store"})
+        if path == "/__reset" and self.command == "POST":
+            STATE.reset()
+            return self.send_json(200, {"ok": True})
+        if path == "/__fault" and self.command == "POST":
+            mode = (q.get("mode") or [STATE.fault])[0]
+            if mode not in ("none", "error503", "hang", "garbage", "slow", "reset"):
+                return self.send_json(400, {"error": "mode must be none|error503|hang|garbage|slow|reset"})
+            STATE.fault = mode
+            STATE.fault_path = (q.get("path") or [""])[0]
+            if "delay_ms" in q:
+                STATE.delay_ms = int(q["delay_ms"][0])
+            return self.send_json(200, {"fault": STATE.fault, "path": STATE.fault_path, "delay_ms": STATE.delay_ms})
+        return self.send_json(404, {"error": "no such control endpoint"})
+
+    # -- upstream emulation
+    def route(self, path, q):
+        j = lambda obj: (200, json.dumps(obj, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8")
+        if path == "/v2/exchange-rates":
+            cur = (q.get("currency") or ["USD"])[0].upper()
+            table = rates_table()
+            if cur not in table:
+                return (400, b'{"errors":[{"id":"invalid_request","message":"Invalid currency"}]}',
+                        "application/json; charset=utf-8")
+            base = table[cur]
+            return j({"data": {"currency": cur, "rates": {c: fmt_dec(v / base) for c, v in table.items()}}})
+        if path == "/api/v3/simple/price":
+            ids = (q.get("ids") or [""])[0].split(",")
+            vs = [v.strip().lower() for v in (q.get("vs_currencies") or [""])[0].split(",") if v.strip()]
+            table = rates_table()
+            out = {}
+            if "bitcoin" in ids:
+                out["bitcoin"] = {v: round(table[v.upper()], 2 if table[v.upper()] > 1 else 8)
+                                  for v in vs if v in COINGECKO_VS and v.upper() in table}
+            return j(out)
+        if path == "/v1/bpi/currentprice.json" or path.startswith("/v1/bpi/currentprice/"):
+            now = time.gmtime()
+            table = rates_table()
+            codes = ["USD", "GBP", "EUR"]
+            if path.startswith("/v1/bpi/currentprice/"):
+                c = path.rsplit("/", 1)[1].split(".")[0].upper()
+                codes = ["USD"] + ([c] if c != "USD" and c in table else [])
+            bpi = {}
+            for c in codes:
+                sym, desc = COINDESK.get(c, ("&#36;" if c == "USD" else c, FIAT.get(c, (c,))[0]))
+                r = table[c]
+                bpi[c] = {"code": c, "symbol": sym, "rate": "{:,.4f}".format(r), "description": desc,
+                          "rate_float": round(r, 4)}
+            return j({"time": {"updated": time.strftime("%b %d, %Y %H:%M:%S UTC", now),
+                               "updatedISO": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", now),
+                               "updateduk": time.strftime("%b %d, %Y at %H:%M GMT", now)},
+                      "disclaimer": "This data was produced from the CoinDesk Bitcoin Price Index (USD). "
+                                    "Non-USD currency data converted using hourly conversion rate from openexchangerates.org",
+                      "chartName": "Bitcoin", "bpi": bpi})
+        if path == "/books/v1/volumes":
+            qq = (q.get("q") or [""])[0]
+            isbn = qq.split("isbn:", 1)[1].strip() if qq.startswith("isbn:") else qq.strip()
+            f = book_facts(isbn) if not isbn.startswith("979") else None
+            if f is None:
+                return j({"kind": "books#volumes", "totalItems": 0})
+            return j(self.google_volumes(isbn, f))
+        if path == "/api/books":
+            keys = [k for k in (q.get("bibkeys") or [""])[0].split(",") if k]
+            out = {}
+            for k in keys:
+                isbn = k.split(":", 1)[1] if ":" in k else k
+                f = book_facts(isbn)
+                if f is not None:
+                    out[k] = self.openlibrary_book(isbn, f)
+            return j(out)
+        if path.startswith("/covers/") or path.startswith("/b/") or path == "/books/content":
+            name = path.rsplit("/", 1)[-1]
+            isbn = "".join(ch for ch in name.split("-")[0] if ch.isdigit())
+            if len(isbn) == 13 and book_facts(isbn) is None:
+                return (404, b"not found", "text/plain")
+            return (200, PNG, "image/png")
+        return (404, b'{"error":"stub: unknown path"}', "application/json")
+
+    def google_volumes(self, isbn, f):
+        ids = [{"type": "ISBN_13", "identifier": isbn}]
+        i10 = isbn13_to_10(isbn)
+        if i10:
+            ids.insert(0, {"type": "ISBN_10", "identifier": i10})
+        host = "http://%s" % self.headers.get("Host", "127.0.0.1")
+        decoy = {"kind": "books#volume", "id": "decoy" + isbn[-4:],
+                 "volumeInfo": {"title": "Decoy (must not be picked)",
+                                "industryIdentifiers": [{"type": "ISBN_13", "identifier": "9780000000002"}]}}
+        vi = {"title": f["title"], "authors": f["authors"], "publisher": f["publisher"],
+              "publishedDate": f["date"], "description": f["description"], "industryIdentifiers": ids,
+              "pageCount": f["pages"], "categories": f["subjects"], "language": "en",
+              "imageLinks": {"smallThumbnail": "%s/books/content?id=%s&zoom=5" % (host, isbn),
+                             "thumbnail": "%s/books/content?id=%s&zoom=1" % (host, isbn)}}
+        if f["subtitle"]:
+            vi["subtitle"] = f["subtitle"]
+        return {"kind": "books#volumes", "totalItems": 2,
+                "items": [decoy, {"kind": "books#volume", "id": "stub" + isbn, "volumeInfo": vi}]}
+
+    def openlibrary_book(self, isbn, f):
+        # The real shape: https://covers.openlibrary.org/b/id/<id>-L.jpg (almanac keeps only the
+        # /b/… path and re-bases it onto books.openLibrary.coversBaseUrl, e.g. <stub>/covers).
+        host = "http://%s" % self.headers.get("Host", "127.0.0.1")
+        b = {"url": "https://openlibrary.org/books/OL%sM/stub" % isbn[-7:], "key": "/books/OL%sM" % isbn[-7:],
+             "title": f["title"], "authors": [{"url": "https://openlibrary.org/authors/OL1A", "name": a}
+                                              for a in f["authors"]],
+             "publishers": [{"name": f["publisher"]}], "publish_date": f["date"],
+             "number_of_pages": f["pages"], "subjects": [{"name": s, "url": "https://openlibrary.org/subjects/x"}
+                                                         for s in f["subjects"]],
+             "identifiers": {"isbn_13": [isbn]},
+             "cover": {s: "%s/b/id/%s-%s.jpg" % (host, isbn, s[0].upper()) for s in ("small", "medium", "large")}}
+        if f["subtitle"]:
+            b["subtitle"] = f["subtitle"]
+        return b
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024
+    allow_reuse_address = True
+
+
+def main():
+    global STATE
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--delay-ms", type=int, default=0)
+    ap.add_argument("--hang-seconds", type=float, default=30.0)
+    ap.add_argument("--port-file")
+    a = ap.parse_args()
+    STATE = State(a.delay_ms, a.hang_seconds)
+    srv = Server((a.host, a.port), Handler)
+    port = srv.server_address[1]
+    if a.port_file:
+        with open(a.port_file + ".tmp", "w") as fh:
+            fh.write(str(port))
+        os.replace(a.port_file + ".tmp", a.port_file)
+    print("stub upstream listening on http://%s:%d (pid %d)" % (a.host, port, os.getpid()), flush=True)
+    try:
+        srv.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.server_close()
+
+
+if __name__ == "__main__":
+    import signal
+
+    def _term(*_):
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, _term)
+    main()
