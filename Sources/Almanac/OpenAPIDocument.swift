@@ -32,7 +32,7 @@ public enum OpenAPIDocument {
         "summary": "Every rate of a base currency (BTC by default), or a selection.",
         "parameters": [
           {"$ref": "#/components/parameters/base"},
-          {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated ISO 4217 codes to return; all when absent.", "schema": {"type": "string", "example": "USD,GBP"}},
+          {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated ISO 4217 codes to return; all when absent.", "schema": {"type": "string", "pattern": "^[A-Za-z]{3}(,[A-Za-z]{3})*$", "example": "USD,GBP"}},
           {"$ref": "#/components/parameters/ifNoneMatch"}
         ],
         "responses": {
@@ -138,7 +138,7 @@ public enum OpenAPIDocument {
         "tags": ["books"], "operationId": "lookUpBooks",
         "summary": "Looks up to 20 ISBNs concurrently.",
         "parameters": [
-          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBN-10s or ISBN-13s (at most 20).", "schema": {"type": "string", "minLength": 1, "pattern": "^[0-9Xx ,-]+$", "example": "9780132350884,0-201-63361-2"}}
+          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBN-10s or ISBN-13s (at most 20).", "schema": {"type": "string", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])(,([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])){0,19}$", "example": "9780132350884,0-201-63361-2"}}
         ],
         "responses": {
           "200": {"description": "One result per ISBN as given: a book, or an error holding a problem.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BookResults"}}}},
@@ -184,7 +184,7 @@ public enum OpenAPIDocument {
         "tags": ["google-books"], "operationId": "googleVolumes",
         "summary": "Google Books volumes search, for ISBN queries only.",
         "parameters": [
-          {"name": "q", "in": "query", "required": true, "description": "isbn:<ISBN> or a bare ISBN; other queries answer 400.", "schema": {"type": "string", "minLength": 10, "pattern": "^(isbn:)?[0-9Xx -]{10,17}$", "example": "isbn:9780132350884"}}
+          {"name": "q", "in": "query", "required": true, "description": "isbn:<ISBN> or a bare ISBN; other queries answer 400.", "schema": {"type": "string", "pattern": "^(isbn:)?([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "isbn:9780132350884"}}
         ],
         "responses": {
           "200": {"description": "Zero or one volume.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Volumes"}}}},
@@ -272,7 +272,7 @@ public enum OpenAPIDocument {
     "parameters": {
       "base": {"name": "base", "in": "query", "required": false, "description": "Base currency; rates of other bases are cross rates.", "schema": {"$ref": "#/components/schemas/CurrencyCode", "default": "BTC"}},
       "code": {"name": "code", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/CurrencyCode"}},
-      "isbn": {"name": "isbn", "in": "path", "required": true, "description": "ISBN-10 or ISBN-13; hyphens and spaces allowed, X check digit in either case.", "schema": {"type": "string", "minLength": 10, "maxLength": 17, "pattern": "^[0-9Xx -]+$", "example": "978-0-13-235088-4"}},
+      "isbn": {"name": "isbn", "in": "path", "required": true, "description": "ISBN-10 or ISBN-13; hyphens and spaces allowed, X check digit in either case.", "schema": {"type": "string", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "978-0-13-235088-4"}},
       "ifNoneMatch": {"name": "If-None-Match", "in": "header", "required": false, "description": "ETag of a cached copy; a match answers 304.", "schema": {"type": "string"}}
     },
     "responses": {
