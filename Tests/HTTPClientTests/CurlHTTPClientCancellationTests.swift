@@ -20,7 +20,9 @@ import Testing
         let cancelledAt = Date()
         task.cancel()
         let result = await task.result
-        #expect(Date().timeIntervalSince(cancelledAt) < 2, "promptly")
+        // Without cancellation the transfer would run to the stub's 30 s hold: any answer well
+        // before that is the cancellation's doing (no tighter wall-clock bound: tests run in parallel).
+        #expect(Date().timeIntervalSince(cancelledAt) < 15, "long before the transfer could end by itself")
         #expect(result.upstreamErrorKind == .cancelled)
         #expect(await waitUntil { peerClosed.value }, "the stub saw the connection closed")
         #expect(client.metrics.count(provider: "p", outcome: "cancelled") == 1)
