@@ -4,46 +4,129 @@ import Synchronization
 /// Request counts by route, method and status, and latency by route. Labels come from the
 /// router's *pattern* (`/v1/rates/{code}`), never the raw path, and methods outside the
 /// standard set count as `OTHER`, so a scanner cannot blow up the series count.
+///
+/// Each route's series live in one `Series` object, looked up once per route (the responder
+/// resolves them when it is made); recording a request is then a few atomic operations on a
+/// slot for its (method, status) pair and the route's histogram.
 public final class HTTPMetrics: Sendable {
     /// The route label of requests no route matched (404, 405).
     public static let unmatchedRoute = "unmatched"
 
     static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+    /// Method labels by index (`Series` keys); the last is `OTHER`.
+    static let methodLabels = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "OTHER"]
 
-    private struct Key: Hashable {
-        var route: String
-        var method: String
-        var status: Int
+    /// The label index of `method`: one of `knownMethods`, or `OTHER`.
+    static func methodIndex(_ method: String) -> Int {
+        switch method {
+        case "GET": 0
+        case "HEAD": 1
+        case "POST": 2
+        case "PUT": 3
+        case "DELETE": 4
+        case "PATCH": 5
+        case "OPTIONS": 6
+        default: 7
+        }
     }
 
-    private struct State {
-        var counts: [Key: UInt64] = [:]
-        var durations: [String: LatencyHistogram] = [:]
+    /// One route's request counts (by method and status) and latency histogram.
+    public final class Series: Sendable {
+        let route: String
+        let histogram = LatencyHistogram()
+
+        /// A (method, status) pair and its count. `key` is 0 while free, else
+        /// `methodIndex << 32 | (status + 1)`, claimed once by compare-and-swap; slots fill in order.
+        final class Slot: Sendable {
+            let key = Atomic<UInt64>(0)
+            let count = Atomic<UInt64>(0)
+        }
+        private struct PairKey: Hashable {
+            var methodIndex: Int
+            var status: Int
+        }
+        /// Pairs a route sees are few; any beyond the slots (or with a status outside
+        /// 0..<2^32 - 1) are counted under a lock.
+        private static let slotCount = 16
+        private let slots: [Slot] = (0..<Series.slotCount).map { _ in Slot() }
+        private let overflow = Mutex<[PairKey: UInt64]>([:])
+
+        init(route: String) { self.route = route }
+
+        public func record(method: String, status: Int, seconds: Double) {
+            count(methodIndex: HTTPMetrics.methodIndex(method), status: status)
+            histogram.record(seconds: seconds)
+        }
+
+        private func count(methodIndex: Int, status: Int) {
+            if status >= 0, status < 0xFFFF_FFFF {
+                let key = UInt64(methodIndex) << 32 | UInt64(status + 1)
+                for slot in slots {
+                    let current = slot.key.load(ordering: .acquiring)
+                    if current == key {
+                        slot.count.wrappingAdd(1, ordering: .relaxed)
+                        return
+                    }
+                    if current == 0 {
+                        let (exchanged, original) = slot.key.compareExchange(
+                            expected: 0, desired: key, ordering: .acquiringAndReleasing)
+                        if exchanged || original == key {
+                            slot.count.wrappingAdd(1, ordering: .relaxed)
+                            return
+                        }
+                    }
+                }
+            }
+            overflow.withLock { $0[PairKey(methodIndex: methodIndex, status: status), default: 0] += 1 }
+        }
+
+        /// (method label, status, count) for every pair counted at least once.
+        func counts() -> [(method: String, status: Int, count: UInt64)] {
+            var totals: [PairKey: UInt64] = overflow.withLock { $0 }
+            for slot in slots {
+                let key = slot.key.load(ordering: .acquiring)
+                guard key != 0 else { break }
+                totals[PairKey(methodIndex: Int(key >> 32), status: Int(key & 0xFFFF_FFFF) - 1), default: 0]
+                    += slot.count.load(ordering: .relaxed)
+            }
+            return totals.compactMap { key, count in
+                count > 0 ? (HTTPMetrics.methodLabels[key.methodIndex], key.status, count) : nil
+            }
+        }
     }
 
-    private let state = Mutex(State())
+    private let series = Mutex<[String: Series]>([:])
 
     public init() {}
 
-    public func record(route: String, method: String, status: Int, seconds: Double) {
-        let method = HTTPMetrics.knownMethods.contains(method) ? method : "OTHER"
-        let histogram = state.withLock { state -> LatencyHistogram in
-            state.counts[Key(route: route, method: method, status: status), default: 0] += 1
-            if let h = state.durations[route] { return h }
-            let h = LatencyHistogram()
-            state.durations[route] = h
-            return h
+    /// The series of `route`, created on first use. Keep it to record without a lookup.
+    public func series(route: String) -> Series {
+        series.withLock { table in
+            if let found = table[route] { return found }
+            let made = Series(route: route)
+            table[route] = made
+            return made
         }
-        histogram.record(seconds: seconds)
+    }
+
+    public func record(route: String, method: String, status: Int, seconds: Double) {
+        series(route: route).record(method: method, status: status, seconds: seconds)
     }
 
     public func collect() -> [MetricFamily] {
-        let (counts, durations) = state.withLock { ($0.counts, $0.durations) }
-        let countSamples = counts.sorted { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }
-            .map { MetricFamily.Sample(labels: [("route", $0.key.route), ("method", $0.key.method), ("status", String($0.key.status))],
-                                       value: .number(Double($0.value))) }
-        let durationSamples = durations.sorted { $0.key < $1.key }
-            .map { MetricFamily.Sample(labels: [("route", $0.key)], value: .histogram($0.value.snapshot())) }
+        let all = series.withLock { Array($0.values) }
+        var counts: [(route: String, method: String, status: Int, count: UInt64)] = []
+        var durations: [(route: String, snapshot: LatencyHistogram.Snapshot)] = []
+        for s in all {
+            for c in s.counts() { counts.append((s.route, c.method, c.status, c.count)) }
+            let snapshot = s.histogram.snapshot()
+            if snapshot.count > 0 { durations.append((s.route, snapshot)) }
+        }
+        let countSamples = counts.sorted { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }
+            .map { MetricFamily.Sample(labels: [("route", $0.route), ("method", $0.method), ("status", String($0.status))],
+                                       value: .number(Double($0.count))) }
+        let durationSamples = durations.sorted { $0.route < $1.route }
+            .map { MetricFamily.Sample(labels: [("route", $0.route)], value: .histogram($0.snapshot)) }
         return [
             MetricFamily(name: "almanac_http_requests_total", help: "HTTP requests answered, by route pattern, method and status.",
                          kind: .counter, samples: countSamples),

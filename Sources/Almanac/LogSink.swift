@@ -12,12 +12,21 @@ public protocol LogSink: Sendable {
     /// Accepts a line that may wait for the next `flush()` (the access log: its owner calls
     /// `flush()` before the connection queue goes idle). Default: `write(line:)`.
     func writeDeferred(line: [UInt8])
+    /// `writeDeferred(line:)` for the line `build` appends to the given buffer (it appends
+    /// exactly one whole line). Lets a sink build lines in place. Default: a fresh array.
+    func writeDeferred(building build: (inout [UInt8]) -> Void)
     /// Writes every deferred line. Default: nothing to do.
     func flush()
 }
 
 extension LogSink {
     public func writeDeferred(line: [UInt8]) { write(line: line) }
+    public func writeDeferred(building build: (inout [UInt8]) -> Void) {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        build(&line)
+        writeDeferred(line: line)
+    }
     public func flush() {}
 }
 
@@ -55,6 +64,16 @@ public final class StandardOutputSink: LogSink {
         let size = pending.withLock { buffer -> Int in
             if buffer.capacity == 0 { buffer.reserveCapacity(flushThreshold) }
             buffer.append(contentsOf: line)
+            return buffer.count
+        }
+        if size >= flushThreshold { flush() }
+    }
+
+    /// Appends the line to the pending buffer in place: no per-line array.
+    public func writeDeferred(building build: (inout [UInt8]) -> Void) {
+        let size = pending.withLock { buffer -> Int in
+            if buffer.capacity == 0 { buffer.reserveCapacity(flushThreshold) }
+            build(&buffer)
             return buffer.count
         }
         if size >= flushThreshold { flush() }

@@ -13,6 +13,55 @@ enum LogTimestamp {
         return format(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec) / 1_000_000)
     }
 
+    /// Appends `now()`'s bytes, computed with integer arithmetic (days → civil date) in place.
+    static func appendNow(to bytes: inout [UInt8]) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        append(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec) / 1_000_000, to: &bytes)
+    }
+
+    /// The bytes of `format(seconds:milliseconds:)`.
+    static func append(seconds: Int, milliseconds: Int, to bytes: inout [UInt8]) {
+        // Civil date from days since 1970-01-01 (H. Hinnant's `civil_from_days`), proleptic
+        // Gregorian like `gmtime_r`.
+        var days = seconds / 86_400
+        var secondOfDay = seconds - days * 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (0...9999).contains(year), (0...999).contains(milliseconds) else {
+            bytes.append(contentsOf: format(seconds: seconds, milliseconds: milliseconds).utf8)
+            return
+        }
+        func two(_ v: Int) {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + v / 10))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + v % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        bytes.append(UInt8(ascii: "-"))
+        two(month)
+        bytes.append(UInt8(ascii: "-"))
+        two(day)
+        bytes.append(UInt8(ascii: "T"))
+        two(secondOfDay / 3600)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondOfDay / 60 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondOfDay % 60)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(truncatingIfNeeded: 48 + milliseconds / 100))
+        two(milliseconds % 100)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
     static func format(seconds: Int, milliseconds: Int) -> String {
         var t = time_t(seconds)
         var parts = tm()

@@ -31,10 +31,12 @@ public final class Logger: Sendable {
 
     public let configuration: Configuration
     private let sink: any LogSink
+    private let accessParts: AccessParts
 
     public init(configuration: Configuration = Configuration(), sink: any LogSink = StandardOutputSink()) {
         self.configuration = configuration
         self.sink = sink
+        self.accessParts = AccessParts(redactor: configuration.redactor)
     }
 
     public func isEnabled(_ level: LogLevel) -> Bool { level >= configuration.level }
@@ -68,7 +70,18 @@ public final class Logger: Sendable {
     /// sink until `flushAccessLog()`.
     public func access(_ entry: AccessLogEntry) {
         guard isEnabled(.info) else { return }
-        emit(.info, deferred: true, "request", [
+        guard configuration.format == .json else {
+            emit(.info, deferred: true, "request", Logger.accessFields(entry))
+            return
+        }
+        // The JSON line is built straight into the sink's buffer from constant parts (the
+        // same bytes `emit` would write for `accessFields`; see `AccessLineTests`).
+        sink.writeDeferred { bytes in appendAccessLine(entry, to: &bytes) }
+    }
+
+    /// The access line's fields, in order, for the generic `emit` path.
+    static func accessFields(_ entry: AccessLogEntry) -> KeyValuePairs<String, Value> {
+        [
             "method": .string(entry.method),
             "path": .string(entry.path),
             "status": .int(entry.status),
@@ -76,7 +89,45 @@ public final class Logger: Sendable {
             "duration_ms": .double((entry.durationSeconds * 1_000_000).rounded() / 1000),
             "request_id": .string(entry.requestID),
             "remote": .string(entry.remoteAddress),
-        ])
+        ]
+    }
+
+    /// `{"time":"…","level":"info","msg":"request","method":…}` + newline, as `emit` formats it.
+    func appendAccessLine(_ entry: AccessLogEntry, to bytes: inout [UInt8]) {
+        let redactor = configuration.redactor
+        bytes.append(contentsOf: #"{"time":""#.utf8)
+        LogTimestamp.appendNow(to: &bytes)
+        bytes.append(contentsOf: accessParts.afterTime)
+        JSONText.appendString(redactor.redact(entry.method), to: &bytes)
+        bytes.append(contentsOf: #","path":"#.utf8)
+        JSONText.appendString(redactor.redact(entry.path), to: &bytes)
+        bytes.append(contentsOf: #","status":"#.utf8)
+        DecimalBytes.append(entry.status, to: &bytes)
+        bytes.append(contentsOf: #","bytes":"#.utf8)
+        DecimalBytes.append(entry.bytes, to: &bytes)
+        bytes.append(contentsOf: #","duration_ms":"#.utf8)
+        DecimalBytes.appendMilliseconds(microseconds: (entry.durationSeconds * 1_000_000).rounded(), to: &bytes)
+        bytes.append(contentsOf: #","request_id":"#.utf8)
+        JSONText.appendString(redactor.redact(entry.requestID), to: &bytes)
+        bytes.append(contentsOf: #","remote":"#.utf8)
+        JSONText.appendString(redactor.redact(entry.remoteAddress), to: &bytes)
+        bytes.append(contentsOf: "}\n".utf8)
+    }
+
+    /// The constant bytes of an access line, formatted (and redacted) once.
+    private struct AccessParts: Sendable {
+        /// `","level":"info","msg":"request","method":`
+        var afterTime: [UInt8]
+        init(redactor: Redactor) {
+            var bytes = Array(#"","level":""#.utf8)
+            bytes.append(contentsOf: LogLevel.info.rawValue.utf8)
+            bytes.append(contentsOf: #"","msg":"#.utf8)
+            JSONText.appendString(redactor.redact("request"), to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            JSONText.appendString("method", to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            afterTime = bytes
+        }
     }
 
     /// Writes the access-log lines the sink holds.
@@ -103,8 +154,8 @@ public final class Logger: Sendable {
                 bytes.append(UInt8(ascii: ":"))
                 switch value {
                 case let .string(s): JSONText.appendString(redactor.redact(s), to: &bytes)
-                case let .int(i): bytes.append(contentsOf: String(i).utf8)
-                case let .double(d): bytes.append(contentsOf: (d.isFinite ? String(d) : "null").utf8)
+                case let .int(i): DecimalBytes.append(i, to: &bytes)
+                case let .double(d): DecimalBytes.appendJSON(d, to: &bytes)
                 }
             }
             bytes.append(contentsOf: "}\n".utf8)
@@ -133,5 +184,63 @@ enum TextFormat {
         let needsQuotes = s.isEmpty || s.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0.value < 0x20 }
         if !needsQuotes || (bare && !s.unicodeScalars.contains { $0.value < 0x20 }) { return s }
         return JSONText.quoted(s)
+    }
+}
+
+/// Numbers written as ASCII digits straight into a byte buffer, spelled exactly as Swift's
+/// `String(_:)` spells them (no intermediate String).
+enum DecimalBytes {
+    static func append(_ value: Int, to bytes: inout [UInt8]) {
+        guard value >= 0 else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.max has 19 digits
+        var v = UInt(value)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                count += 1
+                raw[24 - count] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+        }
+    }
+
+    /// A JSON number as `emit` writes a `Double` field: `String(d)`, or `null` when not finite.
+    static func appendJSON(_ d: Double, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: (d.isFinite ? String(d) : "null").utf8)
+    }
+
+    /// `String(micros / 1000)` for an integral `micros` (what `duration_ms` holds). Below 1e15
+    /// the quotient's shortest round-trip spelling is exactly the decimal `n/1000` with its
+    /// trailing fraction zeros dropped (at most 15 significant digits name one `Double`), so
+    /// it is written from the integer; anything else (negative, huge, NaN) takes `String`.
+    static func appendMilliseconds(microseconds micros: Double, to bytes: inout [UInt8]) {
+        guard micros.sign == .plus, micros < 1e15 else {
+            appendJSON(micros / 1000, to: &bytes)
+            return
+        }
+        let n = Int(micros)
+        append(n / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        var fraction = n % 1000
+        if fraction == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var width = 3
+        while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+        if width == 3 {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 100))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 10 % 10))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10))
+        } else if width == 2 {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction / 10))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction % 10))
+        } else {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + fraction))
+        }
     }
 }

@@ -39,13 +39,19 @@ public struct Redactor: Sendable {
     /// `contains`) without `=` (query parameters, `authorization=`), without a credential
     /// marker and without any configured secret. Anything else takes the full path.
     private func mightNeedMasking(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var sawMarkerStart = false
+        // A marker can only occur where its first and last bytes both do: `authorization:`
+        // needs an `a` and a `:`, `bearer ` a `b` and a space (`authorization=` already
+        // returned at its `=`). Paths, ids and addresses rarely hold `:` or a space.
+        var sawA = false, sawB = false, sawColon = false, sawSpace = false
         for b in text {
             if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") { return true }
             let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-            if lower == UInt8(ascii: "a") || lower == UInt8(ascii: "b") { sawMarkerStart = true }
+            if lower == UInt8(ascii: "a") { sawA = true }
+            else if lower == UInt8(ascii: "b") { sawB = true }
+            else if b == UInt8(ascii: ":") { sawColon = true }
+            else if b == UInt8(ascii: " ") { sawSpace = true }
         }
-        if sawMarkerStart {
+        if (sawA && sawColon) || (sawB && sawSpace) {
             for marker in Redactor.credentialMarkerBytes where Redactor.containsIgnoringASCIICase(text, marker) { return true }
         }
         guard let asciiSecrets else { return true }

@@ -121,6 +121,19 @@ import Testing
         #expect(text == "a\nb\nc\nd\n")
     }
 
+    @Test func linesBuiltInPlaceAreDeferredLikeLines() {
+        let text = withPipe { fd in
+            let sink = StandardOutputSink(fileDescriptor: fd, flushThreshold: 8)
+            sink.writeDeferred(line: Array("a\n".utf8))
+            sink.writeDeferred { $0.append(contentsOf: "b\n".utf8) }
+            sink.write(line: Array("c\n".utf8))
+            sink.writeDeferred { $0.append(contentsOf: "0123456789\n".utf8) }  // past the threshold: written at once
+            sink.writeDeferred { $0.append(contentsOf: "d\n".utf8) }
+            sink.flush()
+        }
+        #expect(text == "a\nb\nc\n0123456789\nd\n")
+    }
+
     @Test func thresholdFlushesWithoutWaiting() {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
