@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
-        // Helpers every test target shares (async gate, seeded RNG); never linked into the product.
+        // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
+        // deadlines); never linked into the product.
         .target(name: "TestSupport"),
         .target(name: "Cache"),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),

@@ -4,6 +4,7 @@ import Foundation
 import HTTPClientTestSupport
 import Rates
 import Synchronization
+import TestSupport
 import Testing
 @testable import Almanac
 #if canImport(Glibc)
@@ -156,17 +157,13 @@ final class FullStack: Sendable {
     }
 }
 
-// MARK: - A raw HTTP/1.1 client
+// MARK: - A raw HTTP/1.1 client (shared, in `TestSupport`)
 
-/// A response as read off the wire.
-struct WireResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+typealias WireClient = RawHTTPClient
+typealias WireResponse = RawHTTPResponse
+typealias Deadline = TestDeadline
 
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
-    func headerValues(_ name: String) -> [String] { headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1) }
+extension RawHTTPResponse {
     /// Exact JSON (numbers as their literal text).
     var json: JSONValue? { try? JSONParser.parse(body) }
     /// Top-level object keys, sorted.
@@ -177,186 +174,6 @@ extension FullStack {
     static func keys(_ value: JSONValue?) -> [String] {
         guard case let .object(members)? = value else { return [] }
         return members.keys.sorted()
-    }
-}
-
-/// A raw TCP client: exact bytes out (malformed or pipelined requests are possible), responses
-/// read against a deadline. Non-blocking socket with `Task.sleep` polls, so the cooperative
-/// pool the server's pending handlers run on is never blocked.
-final class WireClient: @unchecked Sendable { // used by one task at a time
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    let fd: Int32
-    private var buffer: [UInt8] = []
-    private let timeout: Double
-
-    init(port: Int, timeout: Double = 15) throws {
-        // Connected before any stored property is set: were `init` to throw after that,
-        // `deinit` would run and close the descriptor a second time — by then perhaps a
-        // number another test's socket was given.
-        fd = try WireClient.connected(port: port)
-        self.timeout = timeout
-    }
-
-    /// A non-blocking socket connected to 127.0.0.1:`port`; closed again when connecting fails.
-    private static func connected(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw Failure(description: code == ECONNREFUSED ? "refused" : "connect: errno \(code)")
-        }
-        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        return fd
-    }
-
-    deinit { Glibc.close(fd) }
-
-    /// Shuts the socket down both ways now (the descriptor is released by `deinit`).
-    func close() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-
-    func send(_ text: String) async throws { try await send(Array(text.utf8)) }
-
-    func send(_ bytes: [UInt8]) async throws {
-        let deadline = Deadline(seconds: timeout)
-        var nap: UInt64 = 250_000
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            if n > 0 {
-                offset += n
-            } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                try await deadline.pause("send", nap: &nap)
-            } else {
-                throw Failure(description: "send: errno \(errno)")
-            }
-        }
-    }
-
-    static func requestText(_ method: String, _ target: String, extra: [String] = []) -> String {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: almanac-full-stack-tests\r\n"
-        for line in extra { text += line + "\r\n" }
-        return text + "\r\n"
-    }
-
-    func request(_ method: String = "GET", _ target: String, extra: [String] = []) async throws {
-        try await send(Self.requestText(method, target, extra: extra))
-    }
-
-    /// Reads one response (Content-Length framed, as almanac always frames).
-    func readResponse(head: Bool = false) async throws -> WireResponse {
-        let deadline = Deadline(seconds: timeout)
-        while true {
-            if let end = headEnd() {
-                let headText = String(decoding: buffer[0..<end], as: UTF8.self)
-                var lines = headText.components(separatedBy: "\r\n")
-                let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-                guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
-                    throw Failure(description: "bad status line in \(headText)")
-                }
-                var headers: [(String, String)] = []
-                for line in lines where !line.isEmpty {
-                    guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header line \(line)") }
-                    headers.append((String(line[..<colon]),
-                                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
-                }
-                let hasBody = !head && status >= 200 && status != 204 && status != 304
-                let lengthText = headers.first { $0.0.lowercased() == "content-length" }?.1
-                let length = hasBody ? Int(lengthText ?? "0") ?? 0 : 0
-                let total = end + 4 + length
-                while buffer.count < total {
-                    guard try await fill(deadline) else { throw Failure(description: "EOF inside a body") }
-                }
-                let body = Array(buffer[(end + 4)..<total])
-                buffer.removeSubrange(0..<total)
-                return WireResponse(status: status, headers: headers, body: body)
-            }
-            guard try await fill(deadline) else {
-                throw Failure(description: buffer.isEmpty ? "EOF" : "EOF before a complete response (\(buffer.count) bytes)")
-            }
-        }
-    }
-
-    /// Bytes received but not yet consumed by `readResponse` (none after a HEAD answer).
-    var unread: Int { buffer.count }
-
-    /// True when nothing more arrives within `seconds` (used after HEAD: no stray body bytes).
-    func receivesNothing(within seconds: Double) async throws -> Bool {
-        let deadline = Deadline(seconds: seconds)
-        do {
-            return try await fill(deadline) == false ? buffer.isEmpty : false
-        } catch let failure as Failure where failure.description.hasSuffix("timed out") {
-            return buffer.isEmpty
-        }
-    }
-
-    /// True when the server closes the connection (EOF or reset) within `seconds`, with no
-    /// further bytes first.
-    func isClosedByPeer(within seconds: Double) async -> Bool {
-        guard buffer.isEmpty else { return false }
-        do {
-            return try await fill(Deadline(seconds: seconds)) == false
-        } catch let failure as Failure {
-            return failure.description == "reset"
-        } catch {
-            return false
-        }
-    }
-
-    /// Appends what arrives; false on EOF. Throws on timeout and on reset.
-    private func fill(_ deadline: Deadline) async throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var nap: UInt64 = 250_000
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-                return true
-            }
-            if n == 0 { return false }
-            switch errno {
-            case EAGAIN, EWOULDBLOCK: try await deadline.pause("recv", nap: &nap)
-            case ECONNRESET: throw Failure(description: "reset")
-            default: throw Failure(description: "recv: errno \(errno)")
-            }
-        }
-    }
-
-    private func headEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        for i in 0...(buffer.count - 4)
-        where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
-            return i
-        }
-        return nil
-    }
-}
-
-/// A monotonic deadline whose `pause` sleeps briefly (without blocking a thread) or throws.
-struct Deadline: Sendable {
-    let end: UInt64
-
-    init(seconds: Double) { end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9) }
-
-    var passed: Bool { DispatchTime.now().uptimeNanoseconds >= end }
-
-    /// Sleeps `nap` nanoseconds, then doubles it (up to 8 ms), so many idle waiters stay cheap.
-    func pause(_ what: String, nap: inout UInt64) async throws {
-        guard !passed else { throw WireClient.Failure(description: "\(what) timed out") }
-        try await Task.sleep(nanoseconds: nap)
-        nap = min(nap * 2, 8_000_000)
     }
 }
 
