@@ -25,19 +25,28 @@ private final class OneShotServer: Sendable {
         port = Int(UInt16(bigEndian: addr.sin_port))
         let fd = self.fd
         Thread.detachNewThread {
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else { return }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var request: [UInt8] = []
-            while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
-                let n = recv(client, &buffer, buffer.count, 0)
-                if n <= 0 { break }
-                request.append(contentsOf: buffer[0..<n])
+            // Tests run in parallel: a connection that closes without sending a request (another
+            // test polling a port the kernel has since handed to us) is skipped, not answered.
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                var request: [UInt8] = []
+                while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
+                    let n = recv(client, &buffer, buffer.count, 0)
+                    if n <= 0 { break }
+                    request.append(contentsOf: buffer[0..<n])
+                }
+                if request.isEmpty {
+                    close(client)
+                    continue
+                }
+                if let response {
+                    _ = response.utf8CString.withUnsafeBufferPointer { send(client, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+                }
+                close(client)
+                return
             }
-            if let response {
-                _ = response.utf8CString.withUnsafeBufferPointer { send(client, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
-            }
-            close(client)
         }
     }
 
