@@ -15,8 +15,10 @@ DURATION=${DURATION:-10s}
 RUNS=${RUNS:-3}
 IDLE=${IDLE:-5000}
 NGINX_WORKERS=${NGINX_WORKERS:-2}
-ALMANAC_PORT=${ALMANAC_PORT:-18480}
-NGINX_PORT=${NGINX_PORT:-18490}
+# Free loopback ports chosen by the kernel (fixed ones collide with whatever else runs here).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+ALMANAC_PORT=${ALMANAC_PORT:-$(free_port)}
+NGINX_PORT=${NGINX_PORT:-$(free_port)}
 
 ulimit -n "$(ulimit -Hn)"
 command -v wrk >/dev/null || { echo "wrk is required" >&2; exit 1; }
