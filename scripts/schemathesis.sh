@@ -26,6 +26,9 @@ start_almanac
 curl -sf -o "$RDIR/openapi.json" "$APP/openapi.json" || die "GET /openapi.json failed"
 log "schemathesis $ST_VERSION against $APP/openapi.json"
 set +e
+# Schemathesis keeps a .schemathesis/ cache in its working directory: run it from the temp
+# dir so nothing lands in the repository.
+cd "$WORK"
 # --url overrides the schema's servers so the run hits this instance.
 # (--max-time would make fuzzing repeat until the budget is spent: only when asked for.)
 timeout "${ST_TIMEOUT:-1200}" "$BIN/st" run "$APP/openapi.json" --url "$APP" \

@@ -10,6 +10,8 @@
 #    - run the same wrk and compare its p99 with the unloaded p99 (target ≤ 2×);
 #    - sample the server's open client connections every second (/proc/PID/fd);
 #    - run bench/slow_probe.py (5 connections per slow mode) to time each close.
+#    The attack tool, the probe and the monitor run at nice 19 (as if on another machine:
+#    on 2 shared cores their CPU would otherwise show up as server latency).
 #    Slow connections are "closed within the timeouts" when the server-side count stays
 #    near rate × (timeout + 2 s) and drains within timeout + 3 s after the attack ends.
 #
@@ -45,6 +47,12 @@ start_almanac
 curl -s -o /dev/null "$APP/v1/rates"; curl -s -o /dev/null "$APP/v1/rates"
 URL="$APP/v1/rates"
 fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$APP_PID" --server-port "$APP_PORT" --upstream-port "$STUB_PORT"; }
+# The 1 s connection monitor runs at nice 19, during the baseline too, so it costs the
+# measured clients the same in every row.
+monitor() { # monitor FILE
+  ( while :; do echo "{\"t\": $(date +%s.%N), \"fd\": $(nice -n 19 "$PYTHON" "$ROOT/bench/fdinfo.py" "$APP_PID" --server-port "$APP_PORT" --upstream-port "$STUB_PORT" 2>/dev/null || echo null)}" >>"$1"; sleep 1; done ) &
+  MON=$!; track_pid $MON
+}
 
 run_wrk() { # run_wrk LABEL
   wrk -t1 -c10 -d"${WRK_D}s" --latency "$URL" >"$WORK/wrk-$1.txt" 2>&1 || true
@@ -60,7 +68,9 @@ emit "- attack: \`slowhttptest -c $SLOW_TOTAL -r $SLOW_RATE -l $SLOW_LEN\` (≈ 
 emit ""
 
 log "baseline wrk"
+monitor "$WORK/conns-baseline.jsonl"
 BASE_JSON="$(run_wrk unloaded)"
+stop_pid $MON 1
 BASE_P99="$(echo "$BASE_JSON" | J 'd["p99_ms"]')"
 emit "| attack | slowhttptest | wrk req/s | wrk p50 ms | wrk p99 ms | p99 vs unloaded (target ≤ 2×) | wrk errors / non-2xx | server-side client conns: max during attack | bound if closed within timeout + 2 s | drained to 0 after attack (s) | slowhttptest: closed / connected at end / service available | probe: time to close (median/max s) |"
 emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -74,14 +84,13 @@ for mode in H B X; do
   esac
   log "slowhttptest $name"
   : >"$WORK/conns-$mode.jsonl"
-  ( while :; do echo "{\"t\": $(date +%s.%N), \"fd\": $(fdi 2>/dev/null || echo null)}" >>"$WORK/conns-$mode.jsonl"; sleep 1; done ) &
-  MON=$!; track_pid $MON
+  monitor "$WORK/conns-$mode.jsonl"
   T_START="$(date +%s.%N)"
-  slowhttptest "${args[@]}" -c "$SLOW_TOTAL" -r "$SLOW_RATE" -l "$SLOW_LEN" -p 3 -g -o "$WORK/slow-$mode" \
+  nice -n 19 slowhttptest "${args[@]}" -c "$SLOW_TOTAL" -r "$SLOW_RATE" -l "$SLOW_LEN" -p 3 -g -o "$WORK/slow-$mode" \
     -u "$URL" >"$WORK/slow-$mode.log" 2>&1 &
   SLOW=$!; track_pid $SLOW
   sleep "$RAMP"
-  "$PYTHON" "$ROOT/bench/slow_probe.py" --port "$APP_PORT" -n 5 --header-timeout $HEADER_TIMEOUT \
+  nice -n 19 "$PYTHON" "$ROOT/bench/slow_probe.py" --port "$APP_PORT" -n 5 --header-timeout $HEADER_TIMEOUT \
     --idle-timeout $IDLE_TIMEOUT >"$WORK/probe-$mode.json" 2>&1 &
   PROBE=$!; track_pid $PROBE
   W_JSON="$(run_wrk "$mode")"
