@@ -32,7 +32,7 @@ public enum OpenAPIDocument {
         "summary": "Every rate of a base currency (BTC by default), or a selection.",
         "parameters": [
           {"$ref": "#/components/parameters/base"},
-          {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated ISO 4217 codes to return; all when absent.", "schema": {"type": "string", "pattern": "^[A-Za-z]{3}(,[A-Za-z]{3})*$", "example": "USD,GBP"}},
+          {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated ISO 4217 codes to return; all when absent or empty.", "schema": {"type": "string", "pattern": "^([A-Za-z]{3}(,[A-Za-z]{3})*)?$", "example": "USD,GBP"}},
           {"$ref": "#/components/parameters/ifNoneMatch"}
         ],
         "responses": {
@@ -138,7 +138,7 @@ public enum OpenAPIDocument {
         "tags": ["books"], "operationId": "lookUpBooks",
         "summary": "Looks up to 20 ISBNs concurrently.",
         "parameters": [
-          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBN-10s or ISBN-13s (at most 20).", "schema": {"type": "string", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])(,([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])){0,19}$", "example": "9780132350884,0-201-63361-2"}}
+          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBNs as given (at most 20 non-empty items). Each item is answered on its own: a malformed one gets its own {\"error\": problem} entry in a 200 answer; only a request with no item, or more than 20, is a 400.", "schema": {"type": "string", "pattern": "^[^,]*[^ ,][^,]*(,[^,]*){0,19}$", "example": "9780132350884,0-201-63361-2"}}
         ],
         "responses": {
           "200": {"description": "One result per ISBN as given: a book, or an error holding a problem.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BookResults"}}}},
