@@ -168,6 +168,17 @@ proc_status() { # proc_status PID FIELD -> value in kB (or empty)
 }
 fd_count() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
+# Report plumbing shared by the evidence scripts: `report_init NAME` sets OUT (the saved report,
+# bench-results/NAME-<UTC stamp>.md) and REPORT (the working copy in the temp dir); `emit` appends
+# a line to it; `J EXPR` prints a Python expression over the JSON document on stdin (as `d`).
+report_init() {
+  mkdir -p "$ROOT/bench-results"
+  OUT="$ROOT/bench-results/$1-$(date -u +%Y%m%dT%H%M%SZ).md"
+  REPORT="$WORK/report.md"
+}
+emit() { printf '%s\n' "$*" >>"$REPORT"; }
+J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
 machine_header() {
   local cpu
   cpu="$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"

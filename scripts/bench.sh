@@ -23,12 +23,7 @@ CMDLINE="$0 $*  (BENCH_QUICK=$QUICK)"
 need_cmd wrk wrk
 need_cmd curl curl
 raise_fd_limit 20000
-mkdir -p "$ROOT/bench-results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$ROOT/bench-results/bench-$STAMP.md"
-REPORT="$WORK/report.md"
-emit() { printf '%s\n' "$*" >>"$REPORT"; }
-J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+report_init bench
 
 build_release
 start_stub

@@ -30,12 +30,7 @@ SLOW_TOTAL=$((SLOW_RATE * (SLOW_LEN - 4)))
 need_cmd wrk wrk
 need_cmd slowhttptest slowhttptest
 raise_fd_limit 20000
-mkdir -p "$ROOT/bench-results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$ROOT/bench-results/slowclients-$STAMP.md"
-REPORT="$WORK/report.md"
-emit() { printf '%s\n' "$*" >>"$REPORT"; }
-J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+report_init slowclients
 
 build_release
 start_stub

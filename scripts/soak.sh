@@ -25,11 +25,7 @@ SAMPLE_EVERY=10
 WARMUP="$((SOAK_SECONDS / 10 > 60 ? SOAK_SECONDS / 10 : 60))"
 [ "$WARMUP" -lt "$SOAK_SECONDS" ] || WARMUP=$((SOAK_SECONDS / 3))
 raise_fd_limit 20000
-mkdir -p "$ROOT/bench-results"
-STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
-OUT="$ROOT/bench-results/soak-$STAMP.md"
-REPORT="$WORK/report.md"
-emit() { printf '%s\n' "$*" >>"$REPORT"; }
+report_init soak
 
 build_release
 start_stub --hang-seconds 20
@@ -48,7 +44,6 @@ APP_STDOUT="$WORK/access.log" start_almanac
 log "almanac pid $APP_PID on $APP; stub on $STUB; soak ${SOAK_SECONDS}s at ${SOAK_RATE} req/s"
 
 fdi() { "$PYTHON" "$ROOT/bench/fdinfo.py" "$APP_PID" --server-port "$APP_PORT" --upstream-port "$STUB_PORT"; }
-J() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 # Prime every cached endpoint once, then take the fd baseline with no client connection open.
 for p in /v1/rates /v1/rates/USD /v1/currencies /v1/bpi/currentprice.json /v1/books/9780306406157 \
