@@ -1,3 +1,4 @@
+import HTTPClient
 /// Which hosts a cover may be fetched from: only those of configured providers.
 ///
 /// A cover URL comes from an upstream's answer; fetching whatever it names would let a
@@ -38,6 +39,6 @@ public struct CoverHostPolicy: Sendable, Equatable {
     /// True when `url` is an absolute http(s) URL on an allowed host.
     public func allows(_ url: String) -> Bool {
         guard let host = UpstreamURL.host(of: url) else { return false }
-        return hosts.contains(host) || hosts.contains { $0.hasPrefix(".") && host.hasSuffix($0) }
+        return HostPolicy.allows(host, in: hosts)
     }
 }

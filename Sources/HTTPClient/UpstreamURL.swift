@@ -30,9 +30,10 @@ struct UpstreamURL: Sendable, Equatable {
 }
 
 /// The `allowedHosts` rule of `UpstreamRequest`: exact names, or `.suffix` entries that match
-/// the domain itself and its subdomains.
-enum HostPolicy {
-    static func allows(_ host: String, in allowed: Set<String>) -> Bool {
+/// the domain itself and its subdomains. Public so services that refuse a URL before asking
+/// the client (Books' covers) apply the very rule the client enforces.
+public enum HostPolicy {
+    public static func allows(_ host: String, in allowed: Set<String>) -> Bool {
         let host = host.lowercased()
         for entry in allowed {
             let entry = entry.lowercased()
