@@ -184,7 +184,7 @@ public enum OpenAPIDocument {
         "tags": ["google-books"], "operationId": "googleVolumes",
         "summary": "Google Books volumes search, for ISBN queries only.",
         "parameters": [
-          {"name": "q", "in": "query", "required": true, "description": "isbn:<ISBN> or a bare ISBN; other queries answer 400.", "schema": {"type": "string", "pattern": "^(isbn:)?([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "isbn:9780132350884"}}
+          {"name": "q", "in": "query", "required": true, "description": "isbn:<ISBN> or a bare ISBN; other queries answer 400, and so does an ISBN whose check digit is wrong (format isbn-query: the pattern plus the ISO 2108 check digit, which no pattern can express).", "schema": {"type": "string", "format": "isbn-query", "pattern": "^(isbn:)?([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "isbn:9780132350884"}}
         ],
         "responses": {
           "200": {"description": "Zero or one volume.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Volumes"}}}},
@@ -272,7 +272,7 @@ public enum OpenAPIDocument {
     "parameters": {
       "base": {"name": "base", "in": "query", "required": false, "description": "Base currency; rates of other bases are cross rates.", "schema": {"$ref": "#/components/schemas/CurrencyCode", "default": "BTC"}},
       "code": {"name": "code", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/CurrencyCode"}},
-      "isbn": {"name": "isbn", "in": "path", "required": true, "description": "ISBN-10 or ISBN-13; hyphens and spaces allowed, X check digit in either case.", "schema": {"type": "string", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "978-0-13-235088-4"}},
+      "isbn": {"name": "isbn", "in": "path", "required": true, "description": "ISBN-10 or ISBN-13; hyphens and spaces allowed, X check digit in either case. A wrong check digit answers 400 naming the expected one (format isbn: the pattern plus the ISO 2108 check digit, which no pattern can express).", "schema": {"type": "string", "format": "isbn", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "978-0-13-235088-4"}},
       "ifNoneMatch": {"name": "If-None-Match", "in": "header", "required": false, "description": "ETag of a cached copy; a match answers 304.", "schema": {"type": "string"}}
     },
     "responses": {

@@ -84,6 +84,24 @@ import Testing
         #expect(problem["required"] as? [String] == ["type", "title", "status", "detail"])
     }
 
+    /// Every ISBN parameter declares the custom `format` that scripts/schemathesis_hooks.py
+    /// generates valid ISBNs for, and keeps a pattern for tools that ignore the format: a
+    /// pattern alone cannot express the check digit that the server checks (400 when wrong).
+    @Test func isbnParametersDeclareTheirFormat() throws {
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
+        let components = try #require(doc["components"] as? [String: Any])
+        let parameters = try #require(components["parameters"] as? [String: Any])
+        let isbn = try #require((parameters["isbn"] as? [String: Any])?["schema"] as? [String: Any])
+        #expect(isbn["format"] as? String == "isbn")
+        #expect(isbn["pattern"] is String)
+        let paths = try #require(doc["paths"] as? [String: [String: Any]])
+        let volumes = try #require(paths["/books/v1/volumes"]?["get"] as? [String: Any])
+        let q = try #require((volumes["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" })
+        let qSchema = try #require(q["schema"] as? [String: Any])
+        #expect(qSchema["format"] as? String == "isbn-query")
+        #expect(qSchema["pattern"] is String)
+    }
+
     @Test func servedAsJSON() async {
         let router = AlmanacApp.makeRouter(operations: .init(isDraining: { false }, metrics: MetricsRegistry(), adminToken: nil, cache: FakeCache()))
         let response = await respond(router, "GET", "/openapi.json")
