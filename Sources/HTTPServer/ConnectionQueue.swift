@@ -13,7 +13,7 @@ final class ConnectionQueue: @unchecked Sendable {
     /// Where every read on this queue lands before the parser copies what it needs.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Response heads are serialized here; only a partially written head is copied out.
-    var headBuffer: [UInt8] = []
+    private(set) var headScratch: UnsafeMutableRawBufferPointer
     /// Readiness of this queue's sockets.
     let poller: SocketPoller
     /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
@@ -34,8 +34,24 @@ final class ConnectionQueue: @unchecked Sendable {
         queue = DispatchQueue(label: label, qos: .userInitiated)
         poller = SocketPoller(queue: queue)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
-        headBuffer.reserveCapacity(1024)
+        headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        readBuffer.deallocate()
+        headScratch.deallocate()
+    }
+
+    /// The head scratch, grown first when a head needs more than it holds. Whatever pointed
+    /// into it before is invalid afterwards: a connection uses it only between serializing a
+    /// head and handing it to `sendmsg` (a partial write copies the rest out).
+    func headScratch(atLeast bytes: Int) -> UnsafeMutableRawBufferPointer {
+        if bytes > headScratch.count {
+            var size = headScratch.count
+            while size < bytes { size *= 2 }
+            headScratch.deallocate()
+            headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        }
+        return headScratch
+    }
 }

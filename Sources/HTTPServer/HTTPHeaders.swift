@@ -20,6 +20,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
+    /// Takes `fields` as they are (the parser hands its array over without a copy).
+    public init(fields: [Field]) {
+        self.fields = fields
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }

@@ -4,7 +4,7 @@ struct PendingRequest {
     var method = ""
     var target = ParsedRequestTarget(raw: "", origin: "", authority: nil)
     var version = HTTPVersion.http1_1
-    var fields: [(String, String)] = []
+    var fields: [HTTPHeaders.Field] = []
     /// Bytes of field lines so far (header section, then trailers), CRLFs included.
     var headerBytes = 0
     var fieldCount = 0
@@ -28,11 +28,10 @@ struct PendingRequest {
     var chunkExtensionBytes = 0
 
     /// Ready for the next request on the connection; keeps the field array's capacity.
+    /// Ready for the next request. The fields array went to the finished request's
+    /// `HTTPHeaders` as is (no copy), so the next request starts a new one.
     mutating func reset() {
-        var kept = fields
-        kept.removeAll(keepingCapacity: true)
         self = PendingRequest()
-        fields = kept
     }
 
     /// keep-alive by default in HTTP/1.1, opt-in in HTTP/1.0 (RFC 9112 §9.3).

@@ -90,7 +90,7 @@ extension RequestParser {
             if let error = pending.interpretField(name: name, value: value) {
                 return .fail(error)
             }
-            pending.fields.append((name.string, value.string))
+            pending.fields.append(HTTPHeaders.Field(name: name.string, value: value.string))
             return .continue
         case .endOfSection:
             return finishHead()

@@ -172,7 +172,7 @@ public struct RequestParser: Sendable {
 
     /// Hands the request out and gets ready for the next one on the connection.
     mutating func completeRequest() -> StepOutcome {
-        var headers = HTTPHeaders(pending.fields)
+        var headers = HTTPHeaders(fields: pending.fields)
         if let authority = pending.target.authority {
             headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
         }

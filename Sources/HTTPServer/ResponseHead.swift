@@ -34,55 +34,83 @@ enum ResponseHead {
         return Framing(contentLength: bodyCount, sendsBody: true)
     }
 
-    /// Appends the whole head of `response` to `out` and returns its framing.
+    /// An upper bound of the bytes `write` produces for these arguments (exact but for the
+    /// digits of `Content-Length` and any handler fields the server drops).
+    static func capacity(
+        _ response: HTTPResponse, requestID: String, date: [UInt8], serverName: String
+    ) -> Int {
+        var total = 9 + ByteWriter.maxDecimalBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
+        total += 6 + date.count + 10 + serverName.utf8.count                // Date, Server
+        total += 18 + ByteWriter.maxDecimalBytes                               // Content-Length
+        total += 24                                                            // Connection
+        total += 16 + requestID.utf8.count + 2                                 // X-Request-ID
+        for field in response.headers {
+            total += field.name.utf8.count + 2 + field.value.utf8.count + 2
+        }
+        return total + 2
+    }
+
+    /// Writes the whole head of `response` into `buffer`, which must hold at least
+    /// `capacity(...)` bytes, and returns its framing and length.
     /// - Parameters:
     ///   - version: echoed from the request (`HTTP/1.0` or `HTTP/1.1`).
     ///   - close: `Connection: close` follows; otherwise a 1.0 keep-alive says `keep-alive`.
+    static func write(
+        _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
+        requestID: String, date: [UInt8], serverName: String, into buffer: UnsafeMutableRawBufferPointer
+    ) -> (framing: Framing, count: Int) {
+        let framing = framing(status: response.status.code, isHead: isHead,
+                              bodyCount: response.body.count,
+                              handlerContentLength: response.headers["Content-Length"])
+        var out = ByteWriter(buffer)
+        out.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        out.writeDecimal(response.status.code)
+        out.write(byte: 32)
+        out.write(response.status.reasonPhrase)
+        out.write("\r\nDate: ")
+        out.write(date)
+        out.write("\r\nServer: ")
+        out.write(serverName)
+        if let length = framing.contentLength {
+            out.write("\r\nContent-Length: ")
+            out.writeDecimal(length)
+        }
+        if close {
+            out.write("\r\nConnection: close")
+        } else if version == .http1_0 {
+            out.write("\r\nConnection: keep-alive")
+        }
+        out.write("\r\nX-Request-ID: ")
+        out.write(requestID)
+        out.write("\r\n")
+        for field in response.headers where !isServerOwned(field.name) {
+            out.write(field.name)
+            out.write(": ")
+            out.write(field.value)
+            out.write("\r\n")
+        }
+        out.write("\r\n")
+        return (framing, out.count)
+    }
+
+    /// Appends the whole head of `response` to `out` and returns its framing (tests, and
+    /// callers without a scratch buffer).
     @discardableResult
     static func write(
         _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
         requestID: String, date: [UInt8], serverName: String, into out: inout [UInt8]
     ) -> Framing {
-        let framing = framing(status: response.status.code, isHead: isHead,
-                              bodyCount: response.body.count,
-                              handlerContentLength: response.headers["Content-Length"])
-        appendStatusLine(version: version, status: response.status, into: &out)
-        append("Date: ", &out)
-        out.append(contentsOf: date)
-        append("\r\nServer: ", &out)
-        out.append(contentsOf: serverName.utf8)
-        if let length = framing.contentLength {
-            append("\r\nContent-Length: ", &out)
-            appendDecimal(length, &out)
-        }
-        if close {
-            append("\r\nConnection: close", &out)
-        } else if version == .http1_0 {
-            append("\r\nConnection: keep-alive", &out)
-        }
-        append("\r\nX-Request-ID: ", &out)
-        out.append(contentsOf: requestID.utf8)
-        append("\r\n", &out)
-        for field in response.headers where !isServerOwned(field.name) {
-            out.append(contentsOf: field.name.utf8)
-            append(": ", &out)
-            out.append(contentsOf: field.value.utf8)
-            append("\r\n", &out)
-        }
-        append("\r\n", &out)
+        let bound = capacity(response, requestID: requestID, date: date, serverName: serverName)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+        defer { buffer.deallocate() }
+        let (framing, count) = write(response, version: version, isHead: isHead, close: close,
+                                     requestID: requestID, date: date, serverName: serverName, into: buffer)
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         return framing
     }
 
     /// The interim response sent on `Expect: 100-continue` (RFC 9110 §10.1.1).
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
-    static func appendStatusLine(version: HTTPVersion, status: HTTPStatus, into out: inout [UInt8]) {
-        append(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ", &out)
-        appendDecimal(status.code, &out)
-        out.append(32)
-        out.append(contentsOf: status.reasonPhrase.utf8)
-        append("\r\n", &out)
-    }
 
     /// Names the server writes itself (compared without allocating; first byte filters).
     static func isServerOwned(_ name: String) -> Bool {
@@ -99,33 +127,12 @@ enum ResponseHead {
         }
     }
 
-    @inline(__always)
-    private static func append(_ s: StaticString, _ out: inout [UInt8]) {
-        s.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
+    /// The decimal digits of `value`, appended to `out`.
     static func appendDecimal(_ value: Int, _ out: inout [UInt8]) {
-        if value < 0 {
-            out.append(UInt8(ascii: "-"))
-            appendDecimal(-value, &out)
-            return
-        }
-        if value < 10 {
-            out.append(UInt8(48 + value))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = value
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buf in
-            while n > 0 {
-                buf[19 - count] = UInt8(48 + n % 10)
-                n /= 10
-                count += 1
-            }
-            out.append(contentsOf: buf[(20 - count)...])
+        withUnsafeTemporaryAllocation(byteCount: ByteWriter.maxDecimalBytes, alignment: 1) { scratch in
+            var writer = ByteWriter(scratch)
+            writer.writeDecimal(value)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<writer.count]))
         }
     }
 }

@@ -19,6 +19,21 @@ extension EndToEnd {
             await t.stop()
         }
 
+        /// Heads are serialized into a per-queue scratch buffer that grows on demand: small,
+        /// huge, then small heads again on one connection all arrive whole and in order.
+        @Test func headsLargerThanTheScratchBufferArriveWhole() async throws {
+            let t = try TestServer.start()
+            let c = try t.client()
+            for kib in [0, 6, 40, 1, 0] {
+                try await c.request("GET", "/big-head/\(kib)")
+                let r = try await c.readResponse()
+                #expect(r.status == 200)
+                #expect(r.bodyText == "ok")
+                #expect(r.header("X-Filler") == String(repeating: "h", count: kib * 1024))
+            }
+            await t.stop()
+        }
+
         @Test func responseCarriesServerFields() async throws {
             let t = try TestServer.start { $0.serverName = "almanac/test" }
             let r = try await { () async throws -> TestClient.Response in

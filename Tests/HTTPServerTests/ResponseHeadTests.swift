@@ -28,6 +28,29 @@ import Testing
             """)
     }
 
+    /// `capacity` is an upper bound of what `write` produces whatever the fields (dropped
+    /// server-owned ones, empty values, long values, odd statuses); `write` traps otherwise.
+    @Test func capacityBoundsEveryHead() {
+        var rng = SystemRandomNumberGenerator()
+        let names = ["ETag", "Content-Length", "connection", "Date", "X-Request-ID", "Cache-Status", "X", "Keep-Alive"]
+        for _ in 0..<500 {
+            var response = HTTPResponse(status: HTTPStatus(code: Int.random(in: 100...599, using: &rng), reasonPhrase: "Reason"),
+                                        body: Array(repeating: 1, count: Int.random(in: 0...3000, using: &rng)))
+            for _ in 0..<Int.random(in: 0...12, using: &rng) {
+                response.headers.add(names.randomElement(using: &rng)!,
+                                     String(repeating: "v", count: Int.random(in: 0...300, using: &rng)))
+            }
+            let date = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8)
+            let bound = ResponseHead.capacity(response, requestID: "rid", date: date, serverName: "almanac")
+            var out: [UInt8] = []
+            ResponseHead.write(response, version: Bool.random(using: &rng) ? .http1_0 : .http1_1,
+                               isHead: Bool.random(using: &rng), close: Bool.random(using: &rng), requestID: "rid",
+                               date: date, serverName: "almanac", into: &out)
+            #expect(out.count <= bound)
+            #expect(out.suffix(4) == Array("\r\n\r\n".utf8))
+        }
+    }
+
     @Test func http10KeepAliveSaysSo() {
         let text = render(HTTPResponse(), version: .http1_0)
         #expect(text.hasPrefix("HTTP/1.0 200 OK\r\n"))
@@ -49,7 +72,7 @@ import Testing
     }
 
     @Test func decimalFormatting() {
-        for value in [0, 7, 10, 99, 700, 65536, 1_234_567_890, Int.max] {
+        for value in [0, 7, 10, 99, 700, 65536, 1_234_567_890, Int.max, -1, -42, Int.min] {
             var out: [UInt8] = []
             ResponseHead.appendDecimal(value, &out)
             #expect(String(decoding: out, as: UTF8.self) == String(value))

@@ -38,6 +38,13 @@ struct TestServer {
             }
         }
         router.get("/big") { _, _ in .ready(HTTPResponse(body: TestServer.bigBody)) }
+        // A head far larger than the queue's initial 4 KiB head scratch.
+        router.get("/big-head/{kib}") { _, params in
+            let kib = Int(params["kib"] ?? "") ?? 0
+            var response = HTTPResponse(body: Array("ok".utf8))
+            response.headers.add("X-Filler", String(repeating: "h", count: kib * 1024))
+            return .ready(response)
+        }
         router.get("/no-content") { _, _ in .ready(HTTPResponse(status: .noContent)) }
         router.get("/not-modified") { _, _ in .ready(HTTPResponse(status: .notModified, headers: ["ETag": "\"1\""])) }
         router.add("POST", "/upload") { request, _ in

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# scripts/profile-hit.sh — instructions per cached hit, counted by valgrind's callgrind.
+#
+# Wall-clock benchmarks on a shared 2-core VM vary by ±40% from run to run; instruction
+# counts do not (same binary, same inputs → same count, whatever else the machine does).
+# This runs the release `almanac` under callgrind against the stub upstream, warms the
+# rates cache, zeroes the counters, sends PROFILE_REQUESTS keep-alive `GET /v1/rates` hits
+# from PROFILE_CONNECTIONS connections, dumps, and prints instructions per request plus the
+# functions that cost the most (inclusive and self). Compare two commits by running it on
+# each: the figure that matters is "Ir per request".
+#
+#   scripts/profile-hit.sh                        (20,000 requests over 8 connections)
+#   PROFILE_PATH=/v1/rates/USD scripts/profile-hit.sh
+#   BENCH_SKIP_BUILD=1 APP_BIN=/path/to/almanac scripts/profile-hit.sh
+#   ALMANAC_LOG_LEVEL=info scripts/profile-hit.sh (with the access log, as in production)
+#
+# Output: a markdown report on stdout and in bench-results/profile-hit-<UTC>.md; the raw
+# callgrind.out stays in the temp dir with EVIDENCE_KEEP=1. Needs valgrind (apt-get).
+source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+need_cmd valgrind valgrind
+need_cmd callgrind_control valgrind
+need_cmd callgrind_annotate valgrind
+need_cmd curl curl
+REQUESTS="${PROFILE_REQUESTS:-20000}"
+CONNECTIONS="${PROFILE_CONNECTIONS:-8}"
+TARGET_PATH="${PROFILE_PATH:-/v1/rates}"
+report_init profile-hit
+build_release
+start_stub
+
+# Every measured request must be a HIT: long TTLs.
+export ALMANAC_RATES_TTL_SECONDS=3600 ALMANAC_RATES_STALE_SECONDS=3600
+REAL_BIN="$APP_BIN"
+OUTFILE="$WORK/callgrind.out"
+WRAPPER="$WORK/almanac-under-callgrind"
+cat >"$WRAPPER" <<EOF
+#!/bin/sh
+exec valgrind --tool=callgrind --callgrind-out-file="$OUTFILE" --dump-instr=no \\
+  --collect-atstart=yes "$REAL_BIN" "\$@"
+EOF
+chmod +x "$WRAPPER"
+APP_BIN="$WRAPPER"
+start_almanac   # wait_http allows 30 s: enough for startup under valgrind
+for _ in 1 2 3; do curl -s -o /dev/null "$APP$TARGET_PATH"; done
+XCACHE="$(curl -s -D - -o /dev/null "$APP$TARGET_PATH" | awk -F': ' 'tolower($1)=="x-cache"{print $2}' | tr -d '\r')"
+[ "$XCACHE" = HIT ] || die "$TARGET_PATH is not a cache hit after warming (X-Cache: ${XCACHE:-none})"
+
+# The load: exactly REQUESTS keep-alive requests, split over CONNECTIONS connections, each
+# reading every response to its end (Content-Length), so the count is exact.
+LOADER="$WORK/load.py"
+cat >"$LOADER" <<'EOF'
+import socket, sys, threading
+port, path, total, conns = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: profile-hit\r\n\r\n".encode()
+failures = []
+def worker(n):
+    s = socket.create_connection(("127.0.0.1", port))
+    buf = b""
+    for _ in range(n):
+        s.sendall(request)
+        while b"\r\n\r\n" not in buf:
+            chunk = s.recv(65536)
+            if not chunk: raise SystemExit("connection closed")
+            buf += chunk
+        head, buf = buf.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 200"): failures.append(head.split(b"\r\n", 1)[0])
+        length = next(int(l.split(b":", 1)[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:"))
+        while len(buf) < length:
+            chunk = s.recv(65536)
+            if not chunk: raise SystemExit("connection closed")
+            buf += chunk
+        buf = buf[length:]
+    s.close()
+threads = [threading.Thread(target=worker, args=(total // conns + (1 if i < total % conns else 0),)) for i in range(conns)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(len(failures))
+EOF
+callgrind_control -z "$APP_PID" >/dev/null
+log "sending $REQUESTS requests for $TARGET_PATH over $CONNECTIONS connections (under callgrind)"
+FAILED="$("$PYTHON" "$LOADER" "$APP_PORT" "$TARGET_PATH" "$REQUESTS" "$CONNECTIONS")"
+callgrind_control -d "$APP_PID" >/dev/null
+DUMP="$(ls -t "$OUTFILE".* 2>/dev/null | sed -n 1p)"
+[ -n "$DUMP" ] || die "callgrind wrote no dump"
+# The dump's own "summary:" line is the total for the interval since the zeroing.
+TOTAL="$(awk '/^summary:/{print $2}' "$DUMP")"
+PER_REQUEST=$(( TOTAL / REQUESTS ))
+
+emit "# almanac evidence: scripts/profile-hit.sh"
+emit ""
+machine_header >>"$REPORT"
+emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- valgrind: $(valgrind --version); non-200 answers: $FAILED"
+emit ""
+emit "**Instructions per request: $PER_REQUEST** (user space, whole process: $TOTAL Ir over $REQUESTS hits)"
+emit ""
+emit "Top functions, inclusive:"
+emit ""
+emit '```'
+callgrind_annotate --inclusive=yes --threshold=99 "$DUMP" 2>/dev/null \
+  | awk '/^-+$/{n++} n>=3' | sed -n '3,40p' | cut -c1-200 >>"$REPORT" || true
+emit '```'
+emit ""
+emit "Top functions, self:"
+emit ""
+emit '```'
+callgrind_annotate --threshold=99 "$DUMP" 2>/dev/null \
+  | awk '/^-+$/{n++} n>=3' | sed -n '3,40p' | cut -c1-200 >>"$REPORT" || true
+emit '```'
+cp "$REPORT" "$OUT"
+cat "$REPORT"
+log "report: ${OUT#"$ROOT"/}"
