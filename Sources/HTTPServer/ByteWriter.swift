@@ -35,8 +35,10 @@ struct ByteWriter {
 
     @inline(__always)
     mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        // Native and small strings are contiguous UTF-8: no copy of the String value.
+        if string.utf8.withContiguousStorageIfAvailable({ write(UnsafeRawBufferPointer($0)) }) != nil { return }
+        var copy = string
+        copy.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
     @inline(__always)

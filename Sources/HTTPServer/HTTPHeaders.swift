@@ -74,18 +74,30 @@ extension String {
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         // Native strings know their UTF-8 length: most mismatches end here.
         guard self.utf8.count == other.utf8.count else { return false }
+        // Native and small strings are contiguous: compare the bytes in place.
+        let contiguous = self.utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in
+                for i in 0..<a.count where a[i] != b[i] {
+                    if String.asciiLowercased(a[i]) != String.asciiLowercased(b[i]) { return false }
+                }
+                return true
+            }
+        }
+        if let contiguous, let result = contiguous { return result }
         var a = self.utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
             switch (a.next(), b.next()) {
             case (nil, nil): return true
             case let (x?, y?):
-                if x == y { continue }
-                let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
-                let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
-                if lx != ly { return false }
+                if x != y && String.asciiLowercased(x) != String.asciiLowercased(y) { return false }
             default: return false
             }
         }
+    }
+
+    @inlinable
+    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
     }
 }

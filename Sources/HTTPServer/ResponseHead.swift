@@ -83,11 +83,13 @@ enum ResponseHead {
         out.write("\r\nX-Request-ID: ")
         out.write(requestID)
         out.write("\r\n")
-        for field in response.headers where !isServerOwned(field.name) {
-            out.write(field.name)
-            out.write(": ")
-            out.write(field.value)
-            out.write("\r\n")
+        response.headers.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices where !isServerOwned(fields[i].name) {
+                out.write(fields[i].name)
+                out.write(": ")
+                out.write(fields[i].value)
+                out.write("\r\n")
+            }
         }
         out.write("\r\n")
         return (framing, out.count)
@@ -112,17 +114,16 @@ enum ResponseHead {
     /// The interim response sent on `Expect: 100-continue` (RFC 9110 §10.1.1).
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// Names the server writes itself (compared without allocating; first byte filters).
+    /// Names the server writes itself (compared without allocating; the UTF-8 length, which
+    /// a native String knows, filters first).
     static func isServerOwned(_ name: String) -> Bool {
-        guard let first = name.utf8.first else { return false }
-        switch first | 0x20 {
-        case UInt8(ascii: "c"):
-            return name.equalsIgnoringASCIICase("Content-Length") || name.equalsIgnoringASCIICase("Connection")
-        case UInt8(ascii: "d"): return name.equalsIgnoringASCIICase("Date")
-        case UInt8(ascii: "s"): return name.equalsIgnoringASCIICase("Server")
-        case UInt8(ascii: "t"): return name.equalsIgnoringASCIICase("Transfer-Encoding")
-        case UInt8(ascii: "k"): return name.equalsIgnoringASCIICase("Keep-Alive")
-        case UInt8(ascii: "x"): return name.equalsIgnoringASCIICase("X-Request-ID")
+        switch name.utf8.count {
+        case 4: return name.equalsIgnoringASCIICase("Date")
+        case 6: return name.equalsIgnoringASCIICase("Server")
+        case 10: return name.equalsIgnoringASCIICase("Connection") || name.equalsIgnoringASCIICase("Keep-Alive")
+        case 12: return name.equalsIgnoringASCIICase("X-Request-ID")
+        case 14: return name.equalsIgnoringASCIICase("Content-Length")
+        case 17: return name.equalsIgnoringASCIICase("Transfer-Encoding")
         default: return false
         }
     }
