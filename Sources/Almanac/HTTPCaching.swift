@@ -17,14 +17,18 @@ public enum HTTPCaching {
         public var outcome: CacheOutcome
         public var ageSeconds: Double
         public var freshnessLeftSeconds: Double
-        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double) {
+        /// A miss answered by a load another request started (RFC 9211 `collapsed`); see
+        /// `CacheLookup.collapsed`.
+        public var collapsed: Bool
+        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool = false) {
             self.outcome = outcome
             self.ageSeconds = ageSeconds
             self.freshnessLeftSeconds = freshnessLeftSeconds
+            self.collapsed = collapsed
         }
         public init<V>(_ lookup: CacheLookup<V>) {
             self.init(outcome: lookup.outcome, ageSeconds: lookup.ageSeconds,
-                      freshnessLeftSeconds: lookup.freshnessLeftSeconds)
+                      freshnessLeftSeconds: lookup.freshnessLeftSeconds, collapsed: lookup.collapsed)
         }
     }
 
@@ -84,7 +88,9 @@ public enum HTTPCaching {
     }
 
     /// The `Cache-Status` field value (RFC 9211 §2): a hit states its remaining TTL, a stale
-    /// answer a negative TTL, a miss that it was forwarded and stored.
+    /// answer a TTL of 0, a miss that it was forwarded and stored, and a miss that shared
+    /// another request's load also `collapsed` (§2.6; parameter order as in the RFC's §3
+    /// example `fwd=uri-miss; collapsed; stored`).
     public static func cacheStatus(_ f: Freshness) -> String {
         switch f.outcome {
         case .hit:
@@ -92,7 +98,8 @@ public enum HTTPCaching {
         case .stale:
             return "\(cacheName); hit; ttl=0; detail=stale-while-revalidate"
         case .miss:
-            return "\(cacheName); fwd=uri-miss; stored; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
+            let forwarded = f.collapsed ? "fwd=uri-miss; collapsed" : "fwd=uri-miss"
+            return "\(cacheName); \(forwarded); stored; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
         }
     }
 

@@ -39,12 +39,20 @@ public struct CacheLookup<Value: CacheValue>: Sendable {
     public var freshnessLeftSeconds: Double
     /// The value's validator, computed once when it was stored.
     public var validator: String
-    public init(value: Value, outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, validator: String) {
+    /// True when this miss was served by a load that another caller started (it joined the
+    /// key's single flight as a follower, or joined a background refresh): RFC 9211's
+    /// `collapsed`, so `Cache-Status` can tell the one request that went upstream from the ones
+    /// that shared its answer. False for the caller that started the load, and for hits and
+    /// stale answers.
+    public var collapsed: Bool
+    public init(value: Value, outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double,
+                validator: String, collapsed: Bool = false) {
         self.value = value
         self.outcome = outcome
         self.ageSeconds = ageSeconds
         self.freshnessLeftSeconds = freshnessLeftSeconds
         self.validator = validator
+        self.collapsed = collapsed
     }
 }
 

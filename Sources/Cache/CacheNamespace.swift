@@ -20,6 +20,10 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     /// A caller whose task is cancelled while waiting gets `CancellationError` at once; the load
     /// goes on for the others, and is cancelled only when its last waiter has gone. Background
     /// refreshes are never cancelled by readers. Errors are never stored.
+    ///
+    /// Of the MISS answers one load produces, only the caller that started it has `collapsed`
+    /// false; the others (and all who joined a background refresh) have it true, even when the
+    /// starter has since been cancelled.
     @inlinable
     public func value(
         for key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>
@@ -115,9 +119,13 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
         }
         switch result {
         case .success:
-            for waiter in finished.waiters { waiter.resume(returning: finished.lookup!) }
+            var lookup = finished.lookup!
+            for waiter in finished.waiters {
+                lookup.collapsed = waiter.collapsed
+                waiter.continuation.resume(returning: lookup)
+            }
         case .failure(let error):
-            for waiter in finished.waiters { waiter.resume(throwing: error) }
+            for waiter in finished.waiters { waiter.continuation.resume(throwing: error) }
         }
     }
 }

@@ -3,21 +3,36 @@
 /// A foreground flight was started by a miss and is cancelled when its last waiter leaves; a
 /// background flight is a stale-while-revalidate refresh and is never cancelled by readers
 /// (misses may still join it and wait for its result).
+///
+/// The waiter that started a foreground flight is its leader; every other waiter is a follower
+/// and gets its lookup with `collapsed` set. A background flight has no leader, so all who join
+/// it are followers. A leader that leaves stays the leader: the load was started for it, so the
+/// waiters that remain are still followers.
 @usableFromInline
 final class Flight<Value: CacheValue>: @unchecked Sendable {
     // @unchecked: every mutable field is read and written only while holding CacheStore's mutex.
     @usableFromInline typealias Continuation = CheckedContinuation<CacheLookup<Value>, any Error>
 
     @usableFromInline let background: Bool
+    /// The waiter ID that started this flight (nil for a background refresh).
+    @usableFromInline let leader: UInt64?
     @usableFromInline var waiters: [(id: UInt64, continuation: Continuation)] = []
     /// The task running the load (foreground only; set right after launch).
     @usableFromInline var task: Task<Void, Never>?
     /// Set when the last waiter of a foreground flight left: its task is (to be) cancelled.
     @usableFromInline var abandoned = false
 
+    /// A background refresh (no leader), or a foreground load started by waiter `leader`.
     @usableFromInline
-    init(background: Bool) {
+    init(background: Bool, leader: UInt64? = nil) {
         self.background = background
+        self.leader = background ? nil : leader
+    }
+
+    /// Whether waiter `id` joined a load someone else started.
+    @inlinable
+    func collapsed(_ id: UInt64) -> Bool {
+        id != leader
     }
 }
 

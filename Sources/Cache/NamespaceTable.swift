@@ -13,9 +13,9 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         case served(CacheLookup<Value>, refresh: Flight<Value>?)
         /// Nothing servable and no waiter to register (fast path only).
         case absent
-        /// The waiter joined a load already in flight.
+        /// The waiter joined a load already in flight, as a follower.
         case joined
-        /// The waiter started a new foreground load: launch it.
+        /// The waiter started a new foreground load, and leads it: launch it.
         case started(Flight<Value>)
         /// The caller's task was already cancelled.
         case cancelled
@@ -87,7 +87,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
             flight.waiters.append(waiter)
             return .joined
         }
-        let flight = Flight<Value>(background: false)
+        let flight = Flight<Value>(background: false, leader: waiter.id)
         flight.waiters.append(waiter)
         flights[key] = flight
         counters.loadsInFlight += 1
@@ -121,15 +121,15 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
 
     /// Ends a flight: stores a successful result (even after a purge, or after every waiter left:
     /// it is still the newest answer), notes a failed refresh's backoff, and hands back the
-    /// waiters to resume and the lookup they get.
+    /// waiters to resume (each with whether it was a follower) and the lookup they get.
     @inlinable
     func finish(
         _ flight: Flight<Value>, key: Key, prepared: PreparedValue<Value>?, now: Double,
         limits: CacheLimits, retrySeconds: Double, state: inout StoreState
-    ) -> (waiters: [Flight<Value>.Continuation], lookup: CacheLookup<Value>?) {
+    ) -> (waiters: [(continuation: Flight<Value>.Continuation, collapsed: Bool)], lookup: CacheLookup<Value>?) {
         counters.loadsInFlight -= 1
         if flights[key] === flight { flights[key] = nil }
-        let waiters = flight.waiters.map(\.continuation)
+        let waiters = flight.waiters.map { (continuation: $0.continuation, collapsed: flight.collapsed($0.id)) }
         flight.waiters = []
         flight.task = nil
         guard let prepared else {

@@ -89,13 +89,16 @@ extension FullStackTests {
                     gate.open()
                     var statuses: [Int: Int] = [:]
                     var bodies = Set<[UInt8]>()
+                    var cacheStatuses: [String?] = []
                     for try await r in group {
                         statuses[r.status, default: 0] += 1
                         bodies.insert(r.body)
                         #expect(r.header("X-Cache") == "MISS")
+                        cacheStatuses.append(r.header("Cache-Status"))
                     }
                     #expect(statuses == [200: clients])
                     #expect(bodies.count == 1)
+                    expectOneLeaderTheRestCollapsed(cacheStatuses)
                 }
                 #expect(s.count(F.coinbasePath) == 1)
                 #expect(s.count(F.coingeckoPath) == 0)
@@ -229,6 +232,21 @@ extension FullStackTests {
             }
         }
     }
+}
+
+/// RFC 9211 for one coalesced miss: the one request whose load went upstream says
+/// `fwd=uri-miss; stored`, every other one `fwd=uri-miss; collapsed; stored` (each with a `ttl`,
+/// which depends on the jitter draw and is left out of the comparison).
+func expectOneLeaderTheRestCollapsed(_ cacheStatuses: [String?], sourceLocation: SourceLocation = #_sourceLocation) {
+    var counts: [String: Int] = [:]
+    for status in cacheStatuses {
+        let value = status ?? "(none)"
+        let withoutTTL = value.range(of: "; ttl=").map { String(value[..<$0.lowerBound]) } ?? value
+        counts[withoutTTL, default: 0] += 1
+    }
+    let expected = ["almanac; fwd=uri-miss; stored": 1,
+                    "almanac; fwd=uri-miss; collapsed; stored": cacheStatuses.count - 1]
+    #expect(counts == expected, sourceLocation: sourceLocation)
 }
 
 /// A thread-safe call counter for stub handlers.

@@ -81,11 +81,16 @@ extension FullStackTests {
                     }
                     gate.open()
                     var bodies = Set<[UInt8]>()
+                    var cacheStatuses: [String?] = []
                     for try await r in group {
                         #expect(r.status == 200)
+                        #expect(r.header("X-Cache") == "MISS")
                         bodies.insert(r.body)
+                        cacheStatuses.append(r.header("Cache-Status"))
                     }
                     #expect(bodies.count == 1)
+                    // One lookup led the load; every other form of the ISBN joined it.
+                    expectOneLeaderTheRestCollapsed(cacheStatuses)
                 }
                 #expect(s.count(F.googlePath) == 1)
                 #expect(s.count(F.openLibraryPath) == 1)

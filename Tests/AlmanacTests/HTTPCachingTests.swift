@@ -37,6 +37,27 @@ import HTTPServer
         #expect(miss.headers["Cache-Status"] == "almanac; fwd=uri-miss; stored; ttl=59")
     }
 
+    /// RFC 9211 §2.6: a miss answered by another request's load says `collapsed`; `X-Cache` stays MISS.
+    @Test func collapsedMissStatus() {
+        let follower = HTTPCaching.response(
+            for: HTTPRequest(method: "GET", target: "/x"), body: body, contentType: "application/json; charset=utf-8",
+            etag: "\"abc\"", freshness: .init(outcome: .miss, ageSeconds: 0, freshnessLeftSeconds: 59.9, collapsed: true))
+        #expect(follower.headers["X-Cache"] == "MISS")
+        #expect(follower.headers["Cache-Status"] == "almanac; fwd=uri-miss; collapsed; stored; ttl=59")
+
+        struct V: CacheValue { var cacheCost: Int { 1 }; var cacheValidator: String { "v" } }
+        let led = CacheLookup(value: V(), outcome: .miss, ageSeconds: 0, freshnessLeftSeconds: 30, validator: "v")
+        #expect(!HTTPCaching.Freshness(led).collapsed)
+        #expect(HTTPCaching.cacheStatus(.init(led)) == "almanac; fwd=uri-miss; stored; ttl=30")
+        var joined = led
+        joined.collapsed = true
+        #expect(HTTPCaching.Freshness(joined).collapsed)
+        #expect(HTTPCaching.cacheStatus(.init(joined)) == "almanac; fwd=uri-miss; collapsed; stored; ttl=30")
+        // Only a miss can be collapsed.
+        #expect(HTTPCaching.cacheStatus(.init(outcome: .hit, ageSeconds: 1, freshnessLeftSeconds: 30, collapsed: true))
+                == "almanac; hit; ttl=30")
+    }
+
     @Test func ifNoneMatchGives304WithoutBody() {
         for value in ["\"abc\"", "W/\"abc\"", "\"zzz\", \"abc\"", "*"] {
             let r = respond(["If-None-Match": value])
