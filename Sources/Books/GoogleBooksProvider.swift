@@ -19,7 +19,7 @@ public struct GoogleBooksProvider: BooksProvider {
 
     /// The only URL this provider requests: built from the canonical ISBN-13 and config values.
     public func request(for isbn: ISBN) -> UpstreamRequest {
-        var url = UpstreamURL.trimmedBase(configuration.baseUrl) + "/books/v1/volumes?q=isbn:" + isbn.isbn13
+        var url = BaseURL.trimmed(configuration.baseUrl) + "/books/v1/volumes?q=isbn:" + isbn.isbn13
         if let key = configuration.apiKey, !key.isEmpty { url = UpstreamURL.appendingQuery(url, "key", key) }
         if let country = configuration.country, !country.isEmpty {
             url = UpstreamURL.appendingQuery(url, "country", country)

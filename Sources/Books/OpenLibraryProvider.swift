@@ -11,7 +11,7 @@ public struct OpenLibraryProvider: BooksProvider {
     }
 
     public func request(for isbn: ISBN) -> UpstreamRequest {
-        let url = UpstreamURL.trimmedBase(configuration.baseUrl)
+        let url = BaseURL.trimmed(configuration.baseUrl)
             + "/api/books?bibkeys=ISBN:" + isbn.isbn13 + "&format=json&jscmd=data"
         return UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: name)
     }
@@ -50,7 +50,7 @@ public struct OpenLibraryProvider: BooksProvider {
         guard let cover, let url = cover.large.nonEmpty ?? cover.medium.nonEmpty ?? cover.small.nonEmpty,
               let path = UpstreamURL.pathAndQuery(of: url), path.hasPrefix("/b/") else { return nil }
         let withoutQuery = path.prefix { $0 != "?" && $0 != "#" }
-        return UpstreamURL.trimmedBase(configuration.coversBaseUrl) + withoutQuery + "?default=false"
+        return BaseURL.trimmed(configuration.coversBaseUrl) + withoutQuery + "?default=false"
     }
 
     static func names(_ list: [Named]?) -> [String] {

@@ -33,13 +33,6 @@ enum UpstreamURL {
         isHTTP(url) ? "https://" + url.dropFirst("http://".count) : url
     }
 
-    /// A base URL from config without its trailing slashes, so `{base}/path` has one slash.
-    static func trimmedBase(_ base: String) -> String {
-        var base = Substring(base)
-        while base.hasSuffix("/") { base = base.dropLast() }
-        return String(base)
-    }
-
     /// Adds `name=value` with `&` or `?` as the URL needs.
     static func appendingQuery(_ url: String, _ name: String, _ value: String) -> String {
         url + (url.contains("?") ? "&" : "?") + name + "=" + encode(value)

@@ -14,7 +14,7 @@ public struct CoinDeskProvider: RatesProvider {
         self.baseURL = baseURL
     }
 
-    public var url: String { ProviderFetch.trimmedBase(baseURL) + "/v1/bpi/currentprice.json" }
+    public var url: String { BaseURL.trimmed(baseURL) + "/v1/bpi/currentprice.json" }
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
         let json = try await ProviderFetch.json(url, provider: name, client: client)

@@ -26,7 +26,7 @@ public struct CoinGeckoProvider: RatesProvider {
     }
 
     public var url: String {
-        ProviderFetch.trimmedBase(baseURL) + "/api/v3/simple/price?ids=bitcoin&vs_currencies="
+        BaseURL.trimmed(baseURL) + "/api/v3/simple/price?ids=bitcoin&vs_currencies="
             + CoinGeckoProvider.vsCurrencies.joined(separator: ",")
     }
 

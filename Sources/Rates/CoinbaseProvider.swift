@@ -13,7 +13,7 @@ public struct CoinbaseProvider: RatesProvider {
         self.now = now
     }
 
-    public var url: String { ProviderFetch.trimmedBase(baseURL) + "/v2/exchange-rates?currency=BTC" }
+    public var url: String { BaseURL.trimmed(baseURL) + "/v2/exchange-rates?currency=BTC" }
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
         let json = try await ProviderFetch.json(url, provider: name, client: client)

@@ -28,13 +28,6 @@ enum ProviderFetch {
             throw UpstreamError(.malformed, provider: provider, detail: "response is not JSON (\(error))")
         }
     }
-
-    /// Strips a trailing `/` so `https://mirror.example/` + `/v1/…` has no double slash.
-    static func trimmedBase(_ base: String) -> String {
-        var base = base
-        while base.hasSuffix("/") { base.removeLast() }
-        return base
-    }
 }
 
 /// Decoding helpers whose errors name the provider and the JSON path.
