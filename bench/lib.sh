@@ -209,7 +209,7 @@ error_log $dir/logs/error.log error;
 daemon off;
 events { worker_connections 16384; multi_accept on; }
 http {
-  access_log off;
+  access_log ${NGINX_ACCESS_LOG:-off};
   client_body_temp_path $dir/tmp/body;
   proxy_temp_path $dir/tmp/proxy;
   fastcgi_temp_path $dir/tmp/fastcgi;

@@ -9,6 +9,11 @@
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
 #   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
+#   BENCH_ACCESS_LOG=1               both servers log every request to a file: almanac at
+#                                    log level info (its production default; JSON lines),
+#                                    nginx `access_log FILE buffer=64k flush=1s` (combined).
+#                                    Default: no access log on either side (almanac at
+#                                    log level error, nginx access_log off).
 #
 # Output: markdown on stdout and in bench-results/bench-<UTC time>.md.
 source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
@@ -19,7 +24,7 @@ if [ "$QUICK" = 1 ]; then
 else
   DUR="${BENCH_DURATION:-10s}"; RUNS="${BENCH_RUNS:-3}"; IDLE_NS="5000 15000"; BURST_N=1000; SEQ_N=100; CONCS="50 256"
 fi
-CMDLINE="$0 $*  (BENCH_QUICK=$QUICK)"
+CMDLINE="$0 $*  (BENCH_QUICK=$QUICK, BENCH_ACCESS_LOG=${BENCH_ACCESS_LOG:-0})"
 need_cmd wrk wrk
 need_cmd curl curl
 raise_fd_limit 20000
@@ -33,6 +38,14 @@ export ALMANAC_SERVER_MAX_CONNECTIONS="${ALMANAC_SERVER_MAX_CONNECTIONS:-16500}"
 export ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS="${ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS:-600}"
 export ALMANAC_RATES_TTL_SECONDS="${ALMANAC_RATES_TTL_SECONDS:-3600}"
 export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-3600}"
+if [ "${BENCH_ACCESS_LOG:-0}" = 1 ]; then
+  export ALMANAC_LOG_LEVEL=info
+  APP_STDOUT="$WORK/almanac-access.log"
+  NGINX_ACCESS_LOG="$WORK/nginx/logs/access.log combined buffer=64k flush=1s"
+  LOG_MODE="access log on for both: almanac log level info, JSON lines to a file; nginx \`access_log FILE buffer=64k flush=1s\`"
+else
+  LOG_MODE="no access log on either side: almanac log level error, nginx access_log off"
+fi
 start_almanac
 log "almanac pid $APP_PID on $APP; stub on $STUB"
 
@@ -54,7 +67,8 @@ emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$CMDLINE\`"
 emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, almanac and nginx alternating"
-emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\` (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, access_log off, keepalive_requests 1000000)"
+emit "- logging: $LOG_MODE"
+emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\` (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, keepalive_requests 1000000)"
 emit ""
 
 # ---------------------------------------------------------------- throughput
@@ -74,6 +88,11 @@ done
 emit "## Cached hits: almanac vs nginx (same bytes)"
 emit ""
 "$PYTHON" "$ROOT/bench/wrk_report.py" summary "$RUNS_FILE" >>"$REPORT"
+if [ "${BENCH_ACCESS_LOG:-0}" = 1 ]; then
+  sleep 1.5 # nginx flushes its buffered log within 1 s; almanac before its queue goes idle
+  emit ""
+  emit "Access-log lines written during the runs: almanac $(wc -l <"$APP_STDOUT"), nginx $(wc -l <"$WORK/nginx/logs/access.log" 2>/dev/null || echo 0)."
+fi
 HWM_AFTER_WRK="$(proc_status "$APP_PID" VmHWM)"
 emit ""
 emit "almanac peak RSS (VmHWM) after the wrk runs: $((HWM_AFTER_WRK / 1024)) MiB ($HWM_AFTER_WRK KiB)"
