@@ -95,23 +95,29 @@ public final class Logger: Sendable {
     /// `{"time":"…","level":"info","msg":"request","method":…}` + newline, as `emit` formats it.
     func appendAccessLine(_ entry: AccessLogEntry, to bytes: inout [UInt8]) {
         let redactor = configuration.redactor
-        bytes.append(contentsOf: #"{"time":""#.utf8)
+        Self.appendLiteral(#"{"time":""#, to: &bytes)
         LogTimestamp.appendNow(to: &bytes)
         bytes.append(contentsOf: accessParts.afterTime)
         JSONText.appendString(redactor.redact(entry.method), to: &bytes)
-        bytes.append(contentsOf: #","path":"#.utf8)
+        Self.appendLiteral(#","path":"#, to: &bytes)
         JSONText.appendString(redactor.redact(entry.path), to: &bytes)
-        bytes.append(contentsOf: #","status":"#.utf8)
+        Self.appendLiteral(#","status":"#, to: &bytes)
         DecimalBytes.append(entry.status, to: &bytes)
-        bytes.append(contentsOf: #","bytes":"#.utf8)
+        Self.appendLiteral(#","bytes":"#, to: &bytes)
         DecimalBytes.append(entry.bytes, to: &bytes)
-        bytes.append(contentsOf: #","duration_ms":"#.utf8)
+        Self.appendLiteral(#","duration_ms":"#, to: &bytes)
         DecimalBytes.appendMilliseconds(microseconds: (entry.durationSeconds * 1_000_000).rounded(), to: &bytes)
-        bytes.append(contentsOf: #","request_id":"#.utf8)
+        Self.appendLiteral(#","request_id":"#, to: &bytes)
         JSONText.appendString(redactor.redact(entry.requestID), to: &bytes)
-        bytes.append(contentsOf: #","remote":"#.utf8)
+        Self.appendLiteral(#","remote":"#, to: &bytes)
         JSONText.appendString(redactor.redact(entry.remoteAddress), to: &bytes)
-        bytes.append(contentsOf: "}\n".utf8)
+        Self.appendLiteral("}\n", to: &bytes)
+    }
+
+    /// A literal's bytes in one copy (appending a literal's `.utf8` view goes byte by byte).
+    @inline(__always)
+    private static func appendLiteral(_ literal: StaticString, to bytes: inout [UInt8]) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// The constant bytes of an access line, formatted (and redacted) once.
