@@ -3,7 +3,9 @@
 
   requests.py burst --port P --path /v1/books/9780306406157 -n 1000
       open N connections first, then send one GET on each at the same instant;
-      prints JSON: status and X-Cache histograms, latency p50/p99/max, errors.
+      prints JSON: status and X-Cache histograms, how many Cache-Status values say
+      `collapsed` (RFC 9211: answered by a load another request started), latency
+      p50/p99/max, errors.
   requests.py seq --port P -n 100 [--start K] [--prefix 9781]
       N sequential GETs of /v1/books/{distinct valid ISBN} on one keep-alive
       connection (each a cache miss); prints JSON histograms.
@@ -53,6 +55,7 @@ async def burst(a):
     for i in range(0, a.n, 250):
         await asyncio.gather(*(connect() for _ in range(min(250, a.n - i))))
     statuses, xcache, lat = {}, {}, []
+    collapsed = [0]
     go = asyncio.Event()
 
     async def one(reader, writer):
@@ -65,6 +68,8 @@ async def burst(a):
             statuses[st] = statuses.get(st, 0) + 1
             xc = h.get("x-cache", "-")
             xcache[xc] = xcache.get(xc, 0) + 1
+            if "collapsed" in [p.strip() for p in h.get("cache-status", "").split(";")]:
+                collapsed[0] += 1
         except Exception as e:  # noqa: BLE001
             errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
         finally:
@@ -74,7 +79,7 @@ async def burst(a):
     go.set()
     await asyncio.gather(*tasks)
     return {"pattern": "burst", "path": a.path, "n": a.n, "connected": len(conns), "statuses": statuses,
-            "x_cache": xcache, "errors": errors, "p50_ms": round(pct(lat, 50) or 0, 2),
+            "x_cache": xcache, "collapsed": collapsed[0], "errors": errors, "p50_ms": round(pct(lat, 50) or 0, 2),
             "p99_ms": round(pct(lat, 99) or 0, 2), "max_ms": round(max(lat) if lat else 0, 2)}
 
 

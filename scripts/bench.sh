@@ -103,8 +103,8 @@ emit "## Single-flight on a cold key and upstream connection reuse"
 emit ""
 emit "Stub upstream answers after 300 ms; the cache namespace is purged first (\`DELETE /admin/cache/...\`); upstream counts come from the stub's \`/__stats\`."
 emit ""
-emit "| scenario | client requests | statuses | X-Cache | upstream requests (target 1) | upstream TCP connections: new / used | client p50 / p99 ms |"
-emit "| --- | --- | --- | --- | --- | --- | --- |"
+emit "| scenario | client requests | statuses | X-Cache | Cache-Status \`collapsed\` (followers) | upstream requests (target 1) | upstream TCP connections: new / used | client p50 / p99 ms |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- |"
 stub_fault none delay_ms=300
 for spec in "books:/v1/books/9780306406157:/books/v1/volumes" "rates:/v1/rates:/v2/exchange-rates"; do
   ns="${spec%%:*}"; rest="${spec#*:}"; path="${rest%%:*}"; upath="${rest#*:}"
@@ -123,7 +123,7 @@ for spec in "books:/v1/books/9780306406157:/books/v1/volumes" "rates:/v1/rates:/
   up="$(echo "$st" | J "d['paths'].get('$upath',{}).get('requests',0)")"
   upc="$(echo "$st" | J "'%d new / %d used' % (d['connections_opened'], d.get('connections_used', -1))")"
   all="$(echo "$st" | J "d['requests_total']")"
-  emit "$(echo "$res" | J '"| %d concurrent GET '"$path"' after purge (purge → HTTP '"$purge"') | %d | %s | %s | '"$up"' %s (all paths: '"$all"') | '"$upc"' | %s / %s |" % (d["n"], d["connected"], d["statuses"], d["x_cache"], ("✅" if '"$up"' == 1 else "❌"), d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+  emit "$(echo "$res" | J '"| %d concurrent GET '"$path"' after purge (purge → HTTP '"$purge"') | %d | %s | %s | %d | '"$up"' %s (all paths: '"$all"') | '"$upc"' | %s / %s |" % (d["n"], d["connected"], d["statuses"], d["x_cache"], d["collapsed"], ("✅" if '"$up"' == 1 else "❌"), d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
 done
 stub_fault none delay_ms=0
 stub_reset
@@ -132,7 +132,7 @@ st="$(stub_stats)"
 echo "$res $st" >>"$WORK/seq.jsonl"
 upr="$(echo "$st" | J "d['requests_total']")"
 upc="$(echo "$st" | J "'%d new / %d used' % (d['connections_opened'], d.get('connections_used', -1))")"
-emit "$(echo "$res" | J '"| %d sequential misses (distinct ISBNs) | %d | %s | %s | '"$upr"' | '"$upc"' (ideal: 0–1 new, reused) | %s / %s |" % (d["n"], d["n"], d["statuses"], d["x_cache"], d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+emit "$(echo "$res" | J '"| %d sequential misses (distinct ISBNs) | %d | %s | %s | — | '"$upr"' | '"$upc"' (ideal: 0–1 new, reused) | %s / %s |" % (d["n"], d["n"], d["statuses"], d["x_cache"], d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
 emit ""
 HWM_END="$(proc_status "$APP_PID" VmHWM)"
 emit "almanac peak RSS (VmHWM) after wrk, the bursts and the misses: $((HWM_END / 1024)) MiB ($HWM_END KiB); alive: $(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO)"

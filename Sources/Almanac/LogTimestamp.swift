@@ -40,26 +40,31 @@ enum LogTimestamp {
             bytes.append(contentsOf: format(seconds: seconds, milliseconds: milliseconds).utf8)
             return
         }
-        func two(_ v: Int) {
-            bytes.append(UInt8(truncatingIfNeeded: 48 + v / 10))
-            bytes.append(UInt8(truncatingIfNeeded: 48 + v % 10))
+        // 24 fixed-width bytes formatted on the stack, appended with one copy (one `append`
+        // per byte paid a capacity and uniqueness check each: most of this function's cost).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
+            func two(_ v: Int, at i: Int) {
+                out[i] = UInt8(truncatingIfNeeded: 48 + v / 10)
+                out[i + 1] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            out[4] = UInt8(ascii: "-")
+            two(month, at: 5)
+            out[7] = UInt8(ascii: "-")
+            two(day, at: 8)
+            out[10] = UInt8(ascii: "T")
+            two(secondOfDay / 3600, at: 11)
+            out[13] = UInt8(ascii: ":")
+            two(secondOfDay / 60 % 60, at: 14)
+            out[16] = UInt8(ascii: ":")
+            two(secondOfDay % 60, at: 17)
+            out[19] = UInt8(ascii: ".")
+            out[20] = UInt8(truncatingIfNeeded: 48 + milliseconds / 100)
+            two(milliseconds % 100, at: 21)
+            out[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
         }
-        two(year / 100)
-        two(year % 100)
-        bytes.append(UInt8(ascii: "-"))
-        two(month)
-        bytes.append(UInt8(ascii: "-"))
-        two(day)
-        bytes.append(UInt8(ascii: "T"))
-        two(secondOfDay / 3600)
-        bytes.append(UInt8(ascii: ":"))
-        two(secondOfDay / 60 % 60)
-        bytes.append(UInt8(ascii: ":"))
-        two(secondOfDay % 60)
-        bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(truncatingIfNeeded: 48 + milliseconds / 100))
-        two(milliseconds % 100)
-        bytes.append(UInt8(ascii: "Z"))
     }
 
     static func format(seconds: Int, milliseconds: Int) -> String {
