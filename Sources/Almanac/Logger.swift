@@ -98,9 +98,9 @@ public final class Logger: Sendable {
         Self.appendLiteral(#"{"time":""#, to: &bytes)
         LogTimestamp.appendNow(to: &bytes)
         bytes.append(contentsOf: accessParts.afterTime)
-        JSONText.appendString(redactor.redact(entry.method), to: &bytes)
+        redactor.appendRedactedJSONString(entry.method, to: &bytes)
         Self.appendLiteral(#","path":"#, to: &bytes)
-        JSONText.appendString(redactor.redact(entry.path), to: &bytes)
+        redactor.appendRedactedJSONString(entry.path, to: &bytes)
         Self.appendLiteral(#","status":"#, to: &bytes)
         DecimalBytes.append(entry.status, to: &bytes)
         Self.appendLiteral(#","bytes":"#, to: &bytes)
@@ -108,9 +108,9 @@ public final class Logger: Sendable {
         Self.appendLiteral(#","duration_ms":"#, to: &bytes)
         DecimalBytes.appendMilliseconds(microseconds: (entry.durationSeconds * 1_000_000).rounded(), to: &bytes)
         Self.appendLiteral(#","request_id":"#, to: &bytes)
-        JSONText.appendString(redactor.redact(entry.requestID), to: &bytes)
+        redactor.appendRedactedJSONString(entry.requestID, to: &bytes)
         Self.appendLiteral(#","remote":"#, to: &bytes)
-        JSONText.appendString(redactor.redact(entry.remoteAddress), to: &bytes)
+        redactor.appendRedactedJSONString(entry.remoteAddress, to: &bytes)
         Self.appendLiteral("}\n", to: &bytes)
     }
 
