@@ -196,22 +196,9 @@ enum TextFormat {
 /// Numbers written as ASCII digits straight into a byte buffer, spelled exactly as Swift's
 /// `String(_:)` spells them (no intermediate String).
 enum DecimalBytes {
+    /// `String(value)`'s bytes (one implementation with the response head's numbers).
     static func append(_ value: Int, to bytes: inout [UInt8]) {
-        guard value >= 0 else {
-            bytes.append(contentsOf: String(value).utf8)
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.max has 19 digits
-        var v = UInt(value)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                count += 1
-                raw[24 - count] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                v /= 10
-            } while v > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
-        }
+        ASCIIDecimal.append(value, to: &bytes)
     }
 
     /// A JSON number as `emit` writes a `Double` field: `String(d)`, or `null` when not finite.

@@ -53,34 +53,9 @@ struct ByteWriter {
         count += 1
     }
 
-    /// The decimal digits of `value` (at most 20 bytes, with a sign).
+    /// The decimal digits of `value` (at most `ASCIIDecimal.maxBytes`, with a sign).
+    @inline(__always)
     mutating func writeDecimal(_ value: Int) {
-        if value < 0 {
-            write(byte: UInt8(ascii: "-"))
-            if value == .min {
-                write("9223372036854775808")
-                return
-            }
-            writeDecimal(-value)
-            return
-        }
-        if value < 10 {
-            write(byte: UInt8(48 + value))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch
-        var n = value
-        var used = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            while n > 0 {
-                scratch[23 - used] = UInt8(48 + n % 10)
-                n /= 10
-                used += 1
-            }
-            write(UnsafeRawBufferPointer(rebasing: scratch[(24 - used)...]))
-        }
+        ASCIIDecimal.withDigits(of: value) { write($0) }
     }
-
-    /// Room for `writeDecimal` of any `Int`.
-    static let maxDecimalBytes = 20
 }

@@ -39,9 +39,9 @@ enum ResponseHead {
     static func capacity(
         _ response: HTTPResponse, requestID: String, date: [UInt8], serverName: String
     ) -> Int {
-        var total = 9 + ByteWriter.maxDecimalBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
+        var total = 9 + ASCIIDecimal.maxBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
         total += 6 + date.count + 10 + serverName.utf8.count                // Date, Server
-        total += 18 + ByteWriter.maxDecimalBytes                               // Content-Length
+        total += 18 + ASCIIDecimal.maxBytes                               // Content-Length
         total += 24                                                            // Connection
         total += 16 + requestID.utf8.count + 2                                 // X-Request-ID
         for field in response.headers {
@@ -125,15 +125,6 @@ enum ResponseHead {
         case 14: return name.equalsIgnoringASCIICase("Content-Length")
         case 17: return name.equalsIgnoringASCIICase("Transfer-Encoding")
         default: return false
-        }
-    }
-
-    /// The decimal digits of `value`, appended to `out`.
-    static func appendDecimal(_ value: Int, _ out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(byteCount: ByteWriter.maxDecimalBytes, alignment: 1) { scratch in
-            var writer = ByteWriter(scratch)
-            writer.writeDecimal(value)
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<writer.count]))
         }
     }
 }

@@ -74,7 +74,7 @@ import Testing
     @Test func decimalFormatting() {
         for value in [0, 7, 10, 99, 700, 65536, 1_234_567_890, Int.max, -1, -42, Int.min] {
             var out: [UInt8] = []
-            ResponseHead.appendDecimal(value, &out)
+            ASCIIDecimal.append(value, to: &out)
             #expect(String(decoding: out, as: UTF8.self) == String(value))
         }
     }
