@@ -2,7 +2,8 @@
 # scripts/profile-hit.sh — instructions per cached hit, counted by valgrind's callgrind.
 #
 # Wall-clock benchmarks on a shared 2-core VM vary by ±40% from run to run; instruction
-# counts do not (same binary, same inputs → same count, whatever else the machine does).
+# counts hardly do (same binary, same inputs → the same count to within ~1%, whatever else
+# the machine does; the rest is hash seeding and how requests happen to batch).
 # This runs the release `almanac` under callgrind against the stub upstream, warms the
 # rates cache, zeroes the counters, sends PROFILE_REQUESTS keep-alive `GET /v1/rates` hits
 # from PROFILE_CONNECTIONS connections, dumps, and prints instructions per request plus the
