@@ -40,10 +40,10 @@ enum ResponseHead {
         _ response: HTTPResponse, requestID: String, date: [UInt8], serverName: String
     ) -> Int {
         var total = 9 + ASCIIDecimal.maxBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
-        total += 6 + date.count + 10 + serverName.utf8.count                // Date, Server
-        total += 18 + ASCIIDecimal.maxBytes                               // Content-Length
-        total += 24                                                            // Connection
-        total += 16 + requestID.utf8.count + 2                                 // X-Request-ID
+        total += 6 + date.count + 10 + serverName.utf8.count // Date, Server
+        total += 18 + ASCIIDecimal.maxBytes                  // Content-Length
+        total += 24                                          // Connection
+        total += 16 + requestID.utf8.count + 2               // X-Request-ID
         for field in response.headers {
             total += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
