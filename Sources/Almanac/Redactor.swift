@@ -60,23 +60,49 @@ public struct Redactor: Sendable {
     private func mightNeedMasking(_ text: UnsafeBufferPointer<UInt8>, orJSONEscaping: Bool = false) -> Bool {
         // A marker can only occur where its first and last bytes both do: `authorization:`
         // needs an `a` and a `:`, `bearer ` a `b` and a space (`authorization=` already
-        // returned at its `=`). Paths, ids and addresses rarely hold `:` or a space.
-        var sawA = false, sawB = false, sawColon = false, sawSpace = false
-        for b in text {
-            if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") { return true }
-            if orJSONEscaping && (b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")) { return true }
-            let lower = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-            if lower == UInt8(ascii: "a") { sawA = true }
-            else if lower == UInt8(ascii: "b") { sawB = true }
-            else if b == UInt8(ascii: ":") { sawColon = true }
-            else if b == UInt8(ascii: " ") { sawSpace = true }
+        // counts as `=`). Paths, ids and addresses rarely hold `:` or a space. One table
+        // look-up per byte collects every class seen (this runs for each access-log field).
+        var seen: UInt8 = 0
+        Redactor.byteClasses.withUnsafeBufferPointer { classes in
+            for b in text { seen |= classes[Int(b)] }
         }
+        let stop = orJSONEscaping ? ByteClass.masking | ByteClass.jsonEscape : ByteClass.masking
+        if seen & stop != 0 { return true }
+        let sawA = seen & ByteClass.letterA != 0, sawB = seen & ByteClass.letterB != 0
+        let sawColon = seen & ByteClass.colon != 0, sawSpace = seen & ByteClass.space != 0
         if (sawA && sawColon) || (sawB && sawSpace) {
             for marker in Redactor.credentialMarkerBytes where Redactor.containsIgnoringASCIICase(text, marker) { return true }
         }
         guard let asciiSecrets else { return true }
         for secret in asciiSecrets where Redactor.containsBytes(text, secret) { return true }
         return false
+    }
+
+    /// Byte classes for `mightNeedMasking`, one bit each.
+    private enum ByteClass {
+        /// Non-ASCII, CR (see `contains`) or `=` (query parameters): take the full path.
+        static let masking: UInt8 = 1
+        /// What a JSON string literal escapes: `"`, `\\` and control bytes.
+        static let jsonEscape: UInt8 = 2
+        static let letterA: UInt8 = 4 // either case
+        static let letterB: UInt8 = 8 // either case
+        static let colon: UInt8 = 16
+        static let space: UInt8 = 32
+    }
+
+    private static let byteClasses: [UInt8] = (0..<256).map { value in
+        let b = UInt8(value)
+        var classes: UInt8 = 0
+        if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") { classes |= ByteClass.masking }
+        if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { classes |= ByteClass.jsonEscape }
+        switch b | (b >= 0x41 && b <= 0x5A ? 0x20 : 0) {
+        case UInt8(ascii: "a"): classes |= ByteClass.letterA
+        case UInt8(ascii: "b"): classes |= ByteClass.letterB
+        case UInt8(ascii: ":"): classes |= ByteClass.colon
+        case UInt8(ascii: " "): classes |= ByteClass.space
+        default: break
+        }
+        return classes
     }
 
     private static let credentialMarkerBytes = credentialMarkers.map { Array($0.utf8) }
