@@ -65,7 +65,7 @@ public final class AlmanacApp: Sendable {
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
                                 responder: RouteMetricsResponder.make(router: router, metrics: httpMetrics),
                                 accessLog: { logger.access($0) },
-                                accessLogFlush: { logger.flushAccessLog() })
+                                accessLogFlush: { logger.requestAccessLogFlush() })
         let port = try server.start()
         lifecycle.server = server
         logger.info("listening", [

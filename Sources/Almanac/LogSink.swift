@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Synchronization
 
 /// Where finished log lines go. One call per line, newline included.
@@ -17,6 +18,9 @@ public protocol LogSink: Sendable {
     func writeDeferred(building build: (inout [UInt8]) -> Void)
     /// Writes every deferred line. Default: nothing to do.
     func flush()
+    /// Asks for the deferred lines to be written soon, without waiting for the write (the
+    /// server calls this after each batch of requests). Default: `flush()`.
+    func requestFlush()
 }
 
 extension LogSink {
@@ -28,14 +32,19 @@ extension LogSink {
         writeDeferred(line: line)
     }
     public func flush() {}
+    public func requestFlush() { flush() }
 }
 
 /// Standard output, whole lines only: concurrent lines never interleave even past
 /// `PIPE_BUF`. Immediate lines are written at once (after whatever was deferred). Deferred
-/// lines (the access log) collect in a buffer that `flush()` writes with one `write(2)`; the
-/// server flushes after each batch of ready sockets, before its queue goes idle, so a line
-/// waits for at most the batch it belongs to, and the buffer is written at once past
-/// `flushThreshold` bytes. Shutdown ends with an immediate line ("stopped"), which flushes.
+/// lines (the access log) collect in a buffer that is written with one `write(2)` per flush.
+///
+/// The server asks for a flush after each batch of ready sockets (`requestFlush()`), and a
+/// buffer past `flushThreshold` asks too; those writes happen on the sink's own serial queue,
+/// so a slow reader of stdout (a disk under writeback, a container runtime's pipe) delays log
+/// output, not responses. Only when `maxPendingBytes` are waiting does a caller write
+/// synchronously itself: back-pressure rather than unbounded memory or lost lines.
+/// `flush()` writes at once; shutdown ends with an immediate line ("stopped"), which flushes.
 public final class StandardOutputSink: LogSink {
     /// Lines waiting for `flush()`.
     private let pending = Mutex<[UInt8]>([])
@@ -43,10 +52,17 @@ public final class StandardOutputSink: LogSink {
     private let output = Mutex<[UInt8]>([])
     private let fd: Int32
     public let flushThreshold: Int
+    /// Past this many waiting bytes, a deferred write flushes synchronously (back-pressure).
+    public let maxPendingBytes: Int
+    /// Writes requested flushes, off the callers' queues.
+    private let writer = DispatchQueue(label: "almanac.log-writer", qos: .utility)
+    /// A requested flush is queued on `writer` and has not started yet.
+    private let flushQueued = Atomic<Bool>(false)
 
-    public init(fileDescriptor: Int32 = 1, flushThreshold: Int = 64 * 1024) {
+    public init(fileDescriptor: Int32 = 1, flushThreshold: Int = 64 * 1024, maxPendingBytes: Int = 4 * 1024 * 1024) {
         fd = fileDescriptor
         self.flushThreshold = flushThreshold
+        self.maxPendingBytes = max(flushThreshold, maxPendingBytes)
     }
 
     public func write(line: [UInt8]) {
@@ -66,7 +82,7 @@ public final class StandardOutputSink: LogSink {
             buffer.append(contentsOf: line)
             return buffer.count
         }
-        if size >= flushThreshold { flush() }
+        pendingGrew(to: size)
     }
 
     /// Appends the line to the pending buffer in place: no per-line array.
@@ -76,7 +92,26 @@ public final class StandardOutputSink: LogSink {
             build(&buffer)
             return buffer.count
         }
-        if size >= flushThreshold { flush() }
+        pendingGrew(to: size)
+    }
+
+    private func pendingGrew(to size: Int) {
+        if size >= maxPendingBytes {
+            flush()
+        } else if size >= flushThreshold {
+            requestFlush()
+        }
+    }
+
+    /// Queues one flush on the sink's writer queue unless one is queued already; returns at once.
+    /// Lines deferred after the queued flush has taken the buffer are left for the next request
+    /// (the server asks after every batch) or for `flush()`.
+    public func requestFlush() {
+        guard !flushQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        writer.async { [self] in
+            flushQueued.store(false, ordering: .releasing)
+            flush()
+        }
     }
 
     public func flush() {

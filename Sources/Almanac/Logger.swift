@@ -3,8 +3,9 @@ import HTTPServer
 /// Structured logging to stdout, one line per event: JSON lines by default (for log
 /// shippers), `key=value` text on request. Every message and field passes the `Redactor`
 /// first, at every level. Thread-safe; lines are never split. Access-log lines may be
-/// batched by the sink until `flushAccessLog()` (the server calls it before a connection queue
-/// goes idle); every other line is written at once, after any batched ones.
+/// batched by the sink until `requestAccessLogFlush()` (the server calls it after each batch
+/// of requests; the sink writes them off the connection queues) or `flushAccessLog()`; every
+/// other line is written at once, after any batched ones.
 public final class Logger: Sendable {
     public struct Configuration: Sendable {
         /// Lines below this level are dropped before any formatting work. Default `info`.
@@ -67,7 +68,7 @@ public final class Logger: Sendable {
     }
 
     /// The access-log line of one request (API.md §6): logged at `info`, possibly held by the
-    /// sink until `flushAccessLog()`.
+    /// sink until `requestAccessLogFlush()` or `flushAccessLog()`.
     public func access(_ entry: AccessLogEntry) {
         guard isEnabled(.info) else { return }
         guard configuration.format == .json else {
@@ -136,8 +137,12 @@ public final class Logger: Sendable {
         }
     }
 
-    /// Writes the access-log lines the sink holds.
+    /// Writes the access-log lines the sink holds, now.
     public func flushAccessLog() { sink.flush() }
+
+    /// Asks the sink to write the access-log lines it holds soon, without waiting (the server
+    /// calls this after each batch of requests, on a connection queue that must not block).
+    public func requestAccessLogFlush() { sink.requestFlush() }
 
     private func emit(_ level: LogLevel, deferred: Bool = false, _ message: String, _ fields: KeyValuePairs<String, Value>) {
         let redactor = configuration.redactor

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
+import TestSupport
 @testable import Almanac
 
 @Suite struct LoggerTests {
@@ -134,7 +136,7 @@ import Testing
         #expect(text == "a\nb\nc\n0123456789\nd\n")
     }
 
-    @Test func thresholdFlushesWithoutWaiting() {
+    @Test func thresholdFlushesWithoutTheCallerWriting() async {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
@@ -143,8 +145,69 @@ import Testing
         sink.writeDeferred(line: Array("1234\n".utf8))
         var chunk = [UInt8](repeating: 0, count: 64)
         #expect(read(fds[0], &chunk, chunk.count) == -1)  // held
-        sink.writeDeferred(line: Array("5678\n".utf8))
-        #expect(read(fds[0], &chunk, chunk.count) == 10)  // past the threshold: written
+        sink.writeDeferred(line: Array("5678\n".utf8))    // past the threshold: written by the sink's queue
+        var received: [UInt8] = []
+        await eventually("the threshold flush to arrive") {
+            let n = read(fds[0], &chunk, chunk.count)
+            if n > 0 { received.append(contentsOf: chunk[0..<n]) }
+            return received.count >= 10
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "1234\n5678\n")
+    }
+
+    /// A reader that stops reading (a disk in writeback, a stuck log shipper) must not stall
+    /// the server's queues: deferred lines below `maxPendingBytes` return at once while the
+    /// sink's own queue waits in `write(2)`, and once the reader drains, every line arrives
+    /// once and in order.
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledReaderDoesNotBlockDeferredWriters() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // Fill the pipe so the next write(2) blocks.
+        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
+        var filler = 0
+        let block = [UInt8](repeating: UInt8(ascii: "f"), count: 4096)
+        while true {
+            let n = write(writeEnd, block, block.count)
+            if n <= 0 { break }
+            filler += n
+        }
+        _ = fcntl(writeEnd, F_SETFL, 0)
+        let sink = StandardOutputSink(fileDescriptor: writeEnd, flushThreshold: 256, maxPendingBytes: 1 << 20)
+        let lines = (0..<2000).map { "line \($0)\n" }  // ~22 KB: many threshold flushes, all while the pipe is full
+        let expected = lines.joined()
+        let writes = Task.detached {
+            for line in lines { sink.writeDeferred(line: Array(line.utf8)) }
+        }
+        // The writes must finish while nobody reads; if they waited for the reader, draining
+        // below unblocks them and this check fails instead of hanging.
+        let finished = Mutex(false)
+        let watcher = Task.detached { await writes.value; finished.withLock { $0 = true } }
+        let deadline = TestDeadline(seconds: 10)
+        while !finished.withLock({ $0 }) && !deadline.passed { try await Task.sleep(nanoseconds: 5_000_000) }
+        #expect(finished.withLock { $0 }, "deferred writes waited for a reader that stopped reading")
+        // The reader blocks in read(2): a thread of its own, not one of the concurrency pool's.
+        let received = Mutex<(data: [UInt8], done: Bool)>(([], false))
+        let reader = Thread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(readEnd, &chunk, chunk.count)
+                if n <= 0 { break }
+                received.withLock { $0.data.append(contentsOf: chunk[0..<n]) }
+            }
+            received.withLock { $0.done = true }
+        }
+        reader.start()
+        await watcher.value
+        sink.flush()  // waits for the queued writes, then writes the rest
+        close(writeEnd)
+        let end = TestDeadline(seconds: 10)
+        while !received.withLock({ $0.done }) && !end.passed { try await Task.sleep(nanoseconds: 5_000_000) }
+        let data = received.withLock { $0.data }
+        close(readEnd)
+        #expect(data.count == filler + expected.utf8.count)
+        #expect(String(decoding: data.dropFirst(filler), as: UTF8.self) == expected)
     }
 
     @Test func accessLinesAreDeferredOtherLinesAreNot() {
