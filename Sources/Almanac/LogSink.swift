@@ -107,6 +107,8 @@ public final class StandardOutputSink: LogSink {
     /// Lines deferred after the queued flush has taken the buffer are left for the next request
     /// (the server asks after every batch) or for `flush()`.
     public func requestFlush() {
+        // The server asks after every batch, also when nothing was logged (level above info).
+        guard pending.withLock({ !$0.isEmpty }) else { return }
         guard !flushQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.async { [self] in
             flushQueued.store(false, ordering: .releasing)
