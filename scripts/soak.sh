@@ -4,13 +4,16 @@
 # switched on and off every ~30 s and slow clients alongside.
 #
 # Reports: crashes (process alive at the end; exit status after SIGTERM must be 0),
-# open fds before/after (client connections must return to baseline after clients
-# stop), RSS drift after warm-up (sampled every 10 s; must stay under 10 %), status
+# open fds before/after (client connections must return to 0 after clients stop, upstream
+# connections stay within libcurl's keep-alive pool, other descriptors return to baseline
+# but for libdispatch's one timerfd), RSS drift after warm-up (sampled every 10 s; must stay under 10 %), status
 # code histogram and client-side errors by cause, contract deviations.
 #
 #   SOAK_SECONDS=600 SOAK_RATE=150 scripts/soak.sh
 #   SOAK_SKIP_KINDS=batch  leaves request kinds out (names in bench/soak_driver.py KINDS)
 #   BENCH_SKIP_BUILD=1 reuses .build/release/almanac; EVIDENCE_KEEP=1 keeps logs.
+#   ALMANAC_LOG_LEVEL=info  with the access log on (default: error, like make bench); the
+#                           report counts the access lines written.
 # Output: markdown on stdout and bench-results/soak-<UTC time>.md (+ .json).
 # Exit status: 0 when the harness ran (even if targets were missed), unless SOAK_STRICT=1.
 source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
@@ -130,8 +133,14 @@ print("| --- | --- | --- | --- |")
 print("| alive at the end of the soak | yes | %s | %s |" % (alive, mark(alive == "yes")))
 print("| exit status after SIGTERM | 0 | %s | %s |" % (exit_status, mark(exit_status == "0")))
 if after:
-    ok_fd = after["client_conns"] == 0 and after["total"] <= base["total"] + max(4, after["upstream_conns"] - base["upstream_conns"])
-    print("| open fds: baseline → after clients stopped (drained in %s s) | back to baseline | %d → %d (client conns %d → %d, upstream conns %d → %d, other %d → %d) | %s |" % (
+    # Back to baseline, descriptor by kind: no client connection left; upstream connections
+    # only as libcurl's keep-alive pool (at most 8 per host, one stub host here); every other
+    # descriptor as before, but for the one timerfd libdispatch creates for good at the first
+    # upstream retry (docs/evidence.md, soak). Anything else is a leak.
+    base_other = base["total"] - base["client_conns"] - base["upstream_conns"]
+    after_other = after["total"] - after["client_conns"] - after["upstream_conns"]
+    ok_fd = after["client_conns"] == 0 and after["upstream_conns"] <= 8 and after_other <= base_other + 1
+    print("| open fds: baseline → after clients stopped (drained in %s s) | client conns back to 0; upstream ≤ 8 (keep-alive pool); other fds +1 at most (timerfd) | %d → %d (client conns %d → %d, upstream conns %d → %d, other %d → %d) | %s |" % (
         drain, base["total"], after["total"], base["client_conns"], after["client_conns"], base["upstream_conns"],
         after["upstream_conns"], base["total"] - base["client_conns"] - base["upstream_conns"],
         after["total"] - after["client_conns"] - after["upstream_conns"], mark(ok_fd)))
@@ -185,6 +194,8 @@ for s in samples[::step]:
     f = s["fd"]
     print("| %d | %d | %d | %d | %d | %s |" % (s["t"], f["rss_kib"], f["total"], f["client_conns"], f["upstream_conns"], f.get("threads")))
 PY
+emit ""
+emit "Log level ${ALMANAC_LOG_LEVEL}: $(grep -c '"msg":"request"' "$WORK/access.log" || true) access-log lines written; last line: \`$(tail -c 300 "$WORK/access.log" | tail -1 | cut -c1-160)\`"
 if [ -s "$WORK/almanac.err" ]; then
   emit ""
   emit "### almanac stderr (last 20 lines)"
