@@ -103,9 +103,9 @@ public final class Logger: Sendable {
         Self.appendLiteral(#","path":"#, to: &bytes)
         redactor.appendRedactedJSONString(entry.path, to: &bytes)
         Self.appendLiteral(#","status":"#, to: &bytes)
-        DecimalBytes.append(entry.status, to: &bytes)
+        ASCIIDecimal.append(entry.status, to: &bytes)
         Self.appendLiteral(#","bytes":"#, to: &bytes)
-        DecimalBytes.append(entry.bytes, to: &bytes)
+        ASCIIDecimal.append(entry.bytes, to: &bytes)
         Self.appendLiteral(#","duration_ms":"#, to: &bytes)
         DecimalBytes.appendMilliseconds(microseconds: (entry.durationSeconds * 1_000_000).rounded(), to: &bytes)
         Self.appendLiteral(#","request_id":"#, to: &bytes)
@@ -165,7 +165,7 @@ public final class Logger: Sendable {
                 bytes.append(UInt8(ascii: ":"))
                 switch value {
                 case let .string(s): JSONText.appendString(redactor.redact(s), to: &bytes)
-                case let .int(i): DecimalBytes.append(i, to: &bytes)
+                case let .int(i): ASCIIDecimal.append(i, to: &bytes)
                 case let .double(d): DecimalBytes.appendJSON(d, to: &bytes)
                 }
             }
@@ -198,14 +198,9 @@ enum TextFormat {
     }
 }
 
-/// Numbers written as ASCII digits straight into a byte buffer, spelled exactly as Swift's
-/// `String(_:)` spells them (no intermediate String).
+/// Doubles written as JSON numbers straight into a byte buffer, spelled exactly as Swift's
+/// `String(_:)` spells them (integers: `ASCIIDecimal`).
 enum DecimalBytes {
-    /// `String(value)`'s bytes (one implementation with the response head's numbers).
-    static func append(_ value: Int, to bytes: inout [UInt8]) {
-        ASCIIDecimal.append(value, to: &bytes)
-    }
-
     /// A JSON number as `emit` writes a `Double` field: `String(d)`, or `null` when not finite.
     static func appendJSON(_ d: Double, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: (d.isFinite ? String(d) : "null").utf8)
@@ -221,7 +216,7 @@ enum DecimalBytes {
             return
         }
         let n = Int(micros)
-        append(n / 1000, to: &bytes)
+        ASCIIDecimal.append(n / 1000, to: &bytes)
         bytes.append(UInt8(ascii: "."))
         var fraction = n % 1000
         if fraction == 0 {

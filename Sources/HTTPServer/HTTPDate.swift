@@ -55,7 +55,7 @@ final class HTTPDateCache: Sendable {
         append(months[Int(tm.tm_mon)])
         out.append(32)
         let year = Int(tm.tm_year) + 1900
-        out.append(contentsOf: Array(String(year).utf8))
+        ASCIIDecimal.append(year, to: &out)
         out.append(32)
         two(tm.tm_hour)
         out.append(58)

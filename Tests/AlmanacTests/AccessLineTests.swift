@@ -102,7 +102,7 @@ import TestSupport
         for _ in 0..<10_000 { ints.append(Int(truncatingIfNeeded: rng.next()) >> Int(rng.next() % 64)) }
         for i in ints {
             var bytes: [UInt8] = []
-            DecimalBytes.append(i, to: &bytes)
+            ASCIIDecimal.append(i, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == String(i))
         }
         var micros: [Double] = [0, -0.0, 1, 10, 100, 1000, 1001, 1010, 1100, 123_456, 999_999_999_999_999, 1e15, 1e16, -5, .nan, .infinity]
