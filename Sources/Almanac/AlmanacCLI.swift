@@ -89,8 +89,9 @@ public enum AlmanacCLI {
                 try await app.run()
                 result.set(exitSuccess)
             } catch {
-                app.logger.error("cannot serve: \(error)")
-                output.err("almanac: cannot serve: \(error)")
+                let reason = ListenFailureAdvice.describe(error, host: config.server.host, port: config.server.port)
+                app.logger.error("cannot serve: \(reason)")
+                output.err("almanac: cannot serve: \(reason)")
                 result.set(exitFailure)
             }
             done.signal()

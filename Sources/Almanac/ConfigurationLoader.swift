@@ -56,7 +56,8 @@ public enum ConfigurationLoader {
                 problems.append("config: file \(path) (from \(origin)) does not exist")
             }
         } catch {
-            problems.append("config: cannot read \(path) (from \(origin)): \(error.localizedDescription)")
+            let reason = error as? ConfigurationFileError ?? ConfigurationFileError(error)
+            problems.append("config: \(path) (from \(origin)) \(reason)")
         }
 
         // 2. The environment.
@@ -64,7 +65,8 @@ public enum ConfigurationLoader {
         for name in environment.keys.sorted() where name.hasPrefix("ALMANAC_") {
             guard let value = environment[name], !reservedEnvironment.contains(name) else { continue }
             guard let key = byName[name] else {
-                problems.append("\(name): unknown environment variable (no configuration key has this name)")
+                problems.append("\(name): unknown environment variable (no configuration key has this name)"
+                    + didYouMean(name, among: keys.map(\.environmentName)))
                 continue
             }
             set(key, .text(value), source: name, on: &config, problems: &problems)
@@ -86,10 +88,22 @@ public enum ConfigurationLoader {
         return problems.isEmpty ? .success(config) : .failure(ConfigurationErrors(problems: problems))
     }
 
-    /// The real file system: nil when the file does not exist.
+    /// The real file system: nil when the file does not exist; a `ConfigurationFileError` in
+    /// plain words when it cannot be read.
     public static func readFile(_ path: String) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { throw ConfigurationFileError.isDirectory }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigurationFileError(error)
+        }
+    }
+
+    /// `" (did you mean X?)"` when a known name is close to the typed one, else nothing.
+    static func didYouMean(_ typed: String, among names: [String]) -> String {
+        ClosestName.suggestion(for: typed, among: names).map { " (did you mean \($0)?)" } ?? ""
     }
 
     private static func set(_ key: ConfigurationKey, _ input: ConfigurationInput, source: String,
@@ -105,7 +119,9 @@ public enum ConfigurationLoader {
         do {
             root = try JSONSerialization.jsonObject(with: fileData, options: [])
         } catch {
-            problems.append("config: \(path) is not valid JSON (\(error.localizedDescription))")
+            let location = JSONSyntaxLocation(of: [UInt8](fileData)).map(\.description)
+                ?? ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription)
+            problems.append("config: \(path) is not valid JSON: \(location)")
             return
         }
         guard let object = root as? [String: Any] else {
@@ -121,7 +137,7 @@ public enum ConfigurationLoader {
                              sections: Set<String>, source: String,
                              config: inout AlmanacConfiguration, problems: inout [String]) {
         for name in object.keys.sorted() {
-            let value = object[name]!
+            guard let value = object[name] else { continue }
             let full = prefix.isEmpty ? name : prefix + "." + name
             if let key = byPath[full] {
                 set(key, .json(value), source: source, on: &config, problems: &problems)
@@ -133,7 +149,8 @@ public enum ConfigurationLoader {
                 walk(child, prefix: full, byPath: byPath, sections: sections, source: source,
                      config: &config, problems: &problems)
             } else {
-                problems.append("\(full): unknown key (from \(source))")
+                let siblings = (Array(byPath.keys) + Array(sections)).filter { $0.hasPrefix(prefix) }.sorted()
+                problems.append("\(full): unknown key (from \(source))" + didYouMean(full, among: siblings))
             }
         }
     }

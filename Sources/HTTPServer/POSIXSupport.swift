@@ -9,6 +9,10 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
     public var call: String
     public var errno: Int32
     public var description: String { "\(call): \(String(cString: strerror(errno))) (errno \(errno))" }
+    public init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
 }
 
 /// Small wrappers over the socket calls the server makes, so the rest reads as intent.

@@ -147,7 +147,7 @@ import Testing
             "server.headerTimeoutSeconds: expected a number of seconds > 0 and ≤ 3600, got -1 \(src)",
             "server.maxConnections: expected an integer 1–1000000, got 0 \(src)",
             "server.port: expected an integer 1–65535, got \"abc\" \(src)",
-            "server.prot: unknown key \(src)",
+            "server.prot: unknown key \(src) (did you mean server.port?)",
             "upstream.retries: expected an integer 0–10, got 1.5 \(src)",
             "upstream.userAgent: expected a non-empty string of printable ASCII, got \"\" \(src)",
         ]
@@ -168,7 +168,7 @@ import Testing
         #expect(problems(files: ["config/almanac.json": "{"]).first?.hasPrefix("config: config/almanac.json is not valid JSON") == true)
         #expect(problems(files: ["config/almanac.json": "[1]"]) == ["config: config/almanac.json must hold a JSON object, got an array"])
         #expect(problems(env: ["ALMANAC_SERVER_PROT": "1"])
-                    == ["ALMANAC_SERVER_PROT: unknown environment variable (no configuration key has this name)"])
+                    == ["ALMANAC_SERVER_PROT: unknown environment variable (no configuration key has this name) (did you mean ALMANAC_SERVER_PORT?)"])
         #expect(problems(env: ["ALMANAC_UPSTREAM_TIMEOUT_MS": "0", "ALMANAC_BOOKS_MAX_COVER_BYTES": "big"]) == [
             #"books.maxCoverBytes: expected an integer 1–67108864, got "big" (from ALMANAC_BOOKS_MAX_COVER_BYTES)"#,
             #"upstream.timeoutMs: expected an integer 1–600000, got "0" (from ALMANAC_UPSTREAM_TIMEOUT_MS)"#,
