@@ -6,7 +6,7 @@
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4-openssl-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4-openssl-dev zlib1g-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Manifest first so the dependency-free resolve is cached apart from source edits.

@@ -6,11 +6,11 @@ SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: run test build release deps bench fuzz soak clean docker-check
 
-## Install libcurl's headers when missing (Debian/Ubuntu).
+## Install libcurl's and zlib's headers when missing (Debian/Ubuntu).
 deps:
-	@if ! pkg-config --exists libcurl 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ]; then \
-	  echo "installing libcurl4-openssl-dev"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev pkg-config; \
+	@if ! pkg-config --exists libcurl zlib 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ] || [ ! -f /usr/include/zlib.h ]; then \
+	  echo "installing libcurl4-openssl-dev zlib1g-dev"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev zlib1g-dev pkg-config; \
 	fi
 
 build: deps

@@ -15,10 +15,17 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // zlib for gzip content coding of stored answers (Debian: zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // epoll(7) headers for the server's poller (Linux only; no library to link).
         .systemLibrary(name: "CEpoll"),
         .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
@@ -26,7 +33,7 @@ let package = Package(
         .target(name: "Cache"),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
-        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"]),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books", "Gzip"]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
@@ -39,7 +46,7 @@ let package = Package(
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -172,6 +172,24 @@ for n in $IDLE_NS; do
 done
 emit ""
 
+# ---------------------------------------------------------------- gzip on the hit path
+# Instructions per cached hit, counted by callgrind, for a client without Accept-Encoding and
+# one that accepts gzip (served the stored twin): the figure that says what gzip costs a hit.
+if [ "${BENCH_SKIP_GZIP:-0}" != 1 ] && command -v valgrind >/dev/null; then
+  emit "## Hit path with and without \`Accept-Encoding: gzip\` (callgrind, \`scripts/profile-hit.sh\`)"
+  emit ""
+  emit "| client | instructions per cached \`GET /v1/rates\` hit |"
+  emit "| --- | --- |"
+  if [ "$QUICK" = 1 ]; then preq=2000; else preq=20000; fi
+  for coding in "" gzip; do
+    log "profile-hit with Accept-Encoding: ${coding:-none}"
+    per="$(cd "$ROOT" && BENCH_SKIP_BUILD=1 APP_BIN="$APP_BIN" PROFILE_REQUESTS=$preq PROFILE_ACCEPT_ENCODING="$coding" \
+      timeout 900 bash scripts/profile-hit.sh 2>/dev/null | sed -n 's/^\*\*Instructions per request: \([0-9]*\)\*\*.*/\1/p')"
+    emit "| Accept-Encoding: ${coding:-(none)} | ${per:-not measured} |"
+  done
+  emit ""
+fi
+
 # ---------------------------------------------------------------- component benches
 if [ "${BENCH_SKIP_COMPONENTS:-0}" != 1 ]; then
   emit "## Component benches"

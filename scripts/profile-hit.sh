@@ -14,6 +14,8 @@
 #   PROFILE_PATH=/v1/rates/USD scripts/profile-hit.sh
 #   BENCH_SKIP_BUILD=1 APP_BIN=/path/to/almanac scripts/profile-hit.sh
 #   ALMANAC_LOG_LEVEL=info scripts/profile-hit.sh (with the access log, as in production)
+#   PROFILE_ACCEPT_ENCODING=gzip scripts/profile-hit.sh (clients that accept gzip: the
+#                                 stored gzip twin is served)
 #
 # Output: a markdown report on stdout and in bench-results/profile-hit-<UTC>.md; the raw
 # callgrind.out stays in the temp dir with EVIDENCE_KEEP=1. Needs valgrind (apt-get).
@@ -25,6 +27,7 @@ need_cmd curl curl
 REQUESTS="${PROFILE_REQUESTS:-20000}"
 CONNECTIONS="${PROFILE_CONNECTIONS:-8}"
 TARGET_PATH="${PROFILE_PATH:-/v1/rates}"
+ACCEPT_ENCODING="${PROFILE_ACCEPT_ENCODING:-}"
 report_init profile-hit
 build_release
 start_stub
@@ -52,7 +55,8 @@ LOADER="$WORK/load.py"
 cat >"$LOADER" <<'EOF'
 import socket, sys, threading
 port, path, total, conns = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: profile-hit\r\n\r\n".encode()
+coding = f"Accept-Encoding: {sys.argv[5]}\r\n" if len(sys.argv) > 5 and sys.argv[5] else ""
+request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: profile-hit\r\n{coding}\r\n".encode()
 failures = []
 def worker(n):
     s = socket.create_connection(("127.0.0.1", port))
@@ -79,7 +83,7 @@ print(len(failures))
 EOF
 callgrind_control -z "$APP_PID" >/dev/null
 log "sending $REQUESTS requests for $TARGET_PATH over $CONNECTIONS connections (under callgrind)"
-FAILED="$("$PYTHON" "$LOADER" "$APP_PORT" "$TARGET_PATH" "$REQUESTS" "$CONNECTIONS")"
+FAILED="$("$PYTHON" "$LOADER" "$APP_PORT" "$TARGET_PATH" "$REQUESTS" "$CONNECTIONS" "$ACCEPT_ENCODING")"
 callgrind_control -d "$APP_PID" >/dev/null
 DUMP="$(ls -t "$OUTFILE".* 2>/dev/null | sed -n 1p)"
 [ -n "$DUMP" ] || die "callgrind wrote no dump"
@@ -90,7 +94,7 @@ PER_REQUEST=$(( TOTAL / REQUESTS ))
 emit "# almanac evidence: scripts/profile-hit.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
 emit "- valgrind: $(valgrind --version); non-200 answers: $FAILED"
 emit ""
 emit "**Instructions per request: $PER_REQUEST** (user space, whole process: $TOTAL Ir over $REQUESTS hits)"

@@ -12,6 +12,9 @@ public enum HTTPCaching {
     /// The cache's name in `Cache-Status` (RFC 9211 §2).
     public static let cacheName = "almanac"
 
+    /// The gzip twins of every stored representation, shared by all routes.
+    public static let gzipVariants = GzipVariants()
+
     /// What the HTTP layer needs to know about how a representation was served.
     public struct Freshness: Sendable {
         public var outcome: CacheOutcome
@@ -45,12 +48,29 @@ public enum HTTPCaching {
     /// - Parameters:
     ///   - status: 200 normally; 404 for a cached "no such book" answer.
     ///   - contentType: e.g. `application/json; charset=utf-8`, an image type for covers.
+    ///
+    /// A body of 1 KiB or more (not an image) has a gzip twin (`GzipVariants`): a client whose
+    /// `Accept-Encoding` allows gzip gets it with `Content-Encoding: gzip` and the twin's own
+    /// strong ETag, and both representations say `Vary: Accept-Encoding` so shared caches
+    /// keep them apart (RFC 9110 §12.5.5).
     public static func response(
         for request: HTTPRequest, body: [UInt8], contentType: String, etag: String,
         freshness: Freshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(6)
+        headers.reserveCapacity(8)
+        var body = body
+        var etag = etag
+        var coding: String?
+        if GzipVariants.applies(contentType: contentType, count: body.count) {
+            headers.add("Vary", "Accept-Encoding")
+            if AcceptEncoding.allowsGzip(request.headers),
+               let twin = gzipVariants.variant(of: body, etag: etag) {
+                body = twin.body
+                etag = twin.etag
+                coding = "gzip"
+            }
+        }
         headers.add("ETag", etag)
         let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
         let (cacheControl, hitStatus) = FreshnessStrings.values(left)
@@ -64,6 +84,7 @@ public enum HTTPCaching {
             return HTTPResponse(status: .notModified, headers: headers, body: [])
         }
         headers.add("Content-Type", contentType)
+        if let coding { headers.add("Content-Encoding", coding) }
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Gzip
 import HTTPServer
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json` and, when an admin token is set, the
@@ -45,14 +46,23 @@ public enum OperationsRoutes {
             return .ready(HTTPResponse(status: .ok, headers: headers, body: body))
         }
 
-        router.get("/openapi.json") { _, _ in
-            .ready(HTTPResponse.json(OpenAPIDocument.bytes, headers: ["Cache-Control": "no-store"]))
+        router.get("/openapi.json") { request, _ in
+            // A constant document: its gzip form is made once, at first demand.
+            var headers: HTTPHeaders = ["Cache-Control": "no-store", "Vary": "Accept-Encoding"]
+            if AcceptEncoding.allowsGzip(request.headers),
+               let gzip = openAPIGzip {
+                headers.add("Content-Encoding", "gzip")
+                return .ready(HTTPResponse.json(gzip, headers: headers))
+            }
+            return .ready(HTTPResponse.json(OpenAPIDocument.bytes, headers: headers))
         }
 
         if let token = deps.adminToken {
             AdminRoutes.register(on: &router, token: token, cache: deps.cache, logger: deps.logger)
         }
     }
+
+    private static let openAPIGzip = try? Gzip.compress(OpenAPIDocument.bytes)
 
     static func json(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse.json(Array(text.utf8), status: status, headers: ["Cache-Control": "no-store"])
