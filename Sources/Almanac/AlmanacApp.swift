@@ -25,7 +25,8 @@ public final class AlmanacApp: Sendable {
         let logger = Logger(configuration: .init(level: configuration.log.level, format: configuration.log.format,
                                                  redactor: Redactor(secrets: configuration.secrets)),
                             sink: logSink)
-        let cache = CacheStore(limits: configuration.cacheLimits)
+        let staleLog = StaleServingLog(logger: logger)
+        let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed)
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
         let lifecycle = Lifecycle()
         let httpMetrics = HTTPMetrics()

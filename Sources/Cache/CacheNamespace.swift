@@ -126,6 +126,9 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
             }
         case .failure(let error):
             for waiter in finished.waiters { waiter.continuation.resume(throwing: error) }
+            if flight.background {
+                store.onRefreshFailure?(RefreshFailure(namespace: name, key: "\(key)", error: error))
+            }
         }
     }
 }

@@ -15,6 +15,9 @@ public final class CacheStore: Sendable {
     @usableFromInline let clock: any CacheClock
     @usableFromInline let randomUnit: @Sendable () -> Double
     @usableFromInline let refreshRetrySeconds: Double
+    /// Told when a background refresh failed: the entry's stale value goes on being served
+    /// (stale-if-error) and operators want to know (see `RefreshFailure`).
+    @usableFromInline let onRefreshFailure: (@Sendable (RefreshFailure) -> Void)?
     @usableFromInline let state = Mutex(StoreState())
     private let waiterIDs = Atomic<UInt64>(0)
 
@@ -25,15 +28,19 @@ public final class CacheStore: Sendable {
     ///   - refreshRetrySeconds: after a failed background refresh, reads keep getting the stale
     ///     value and start another refresh no sooner than this (0: the next read may retry).
     ///     Never more than one refresh per key is in flight either way.
+    ///   - onRefreshFailure: called (outside the lock, on the refresh's task) each time a
+    ///     background refresh fails.
     public init(
         limits: CacheLimits, clock: (any CacheClock)? = nil,
         randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
-        refreshRetrySeconds: Double = 0
+        refreshRetrySeconds: Double = 0,
+        onRefreshFailure: (@Sendable (RefreshFailure) -> Void)? = nil
     ) {
         self.limits = limits
         self.clock = clock ?? MonotonicCacheClock()
         self.randomUnit = randomUnit
         self.refreshRetrySeconds = refreshRetrySeconds
+        self.onRefreshFailure = onRefreshFailure
     }
 
     /// A typed view on one namespace (`rates`, `books`, `covers`). Asking twice for the same

@@ -10,8 +10,12 @@ public enum AcceptEncoding {
     /// Every `Accept-Encoding` field of the request, combined (§5.3).
     public static func allowsGzip(_ headers: HTTPHeaders) -> Bool {
         var verdict = Verdict()
-        for field in headers where field.name.utf8.count == 15 && field.name.equalsIgnoringASCIICase("Accept-Encoding") {
-            verdict.read(field.value)
+        // Borrowed in place (no copy of each field, no retain of its strings): this runs on hits.
+        headers.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices where fields[i].name.utf8.count == 15
+                && fields[i].name.equalsIgnoringASCIICase("Accept-Encoding") {
+                verdict.read(fields[i].value)
+            }
         }
         return verdict.allowsGzip
     }

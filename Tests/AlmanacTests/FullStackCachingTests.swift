@@ -187,6 +187,11 @@ extension FullStackTests {
                 let rates = try await s.get("/v1/rates")
                 #expect(rates.status == 200)
                 #expect(rates.header("X-Cache") == "STALE")
+                // The hidden outage is logged at warn, once for the key however many refreshes failed.
+                let staleLines = s.logs.lines.filter { $0.contains("serving stale answers: refresh failed") }
+                #expect(staleLines.count == 1, "\(staleLines)")
+                #expect(staleLines.first?.contains("\"level\":\"warn\"") == true)
+                #expect(staleLines.first?.contains("\"namespace\":\"rates\"") == true)
             }
         }
 
