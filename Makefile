@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= config/almanac.json
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: run test build release deps bench fuzz soak clean docker-check
+.PHONY: run test build release deps bench fuzz soak clean docker-check demo tour
 
 ## Install libcurl's and zlib's headers when missing (Debian/Ubuntu).
 deps:
@@ -28,6 +28,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	./scripts/check-docker-runtime.sh
+
+## The stub upstream and almanac wired together on :8080 (DEMO_PORT), so the README's quick
+## tour runs offline exactly as shown. Ctrl-C stops both.
+demo: release
+	DEMO_SKIP_BUILD=1 scripts/demo.sh
+
+## Every command of the README's quick tour, run against `make demo`, must print what it shows.
+tour: release
+	DEMO_SKIP_BUILD=1 python3 scripts/tour_test.py
 
 ## Without a Docker engine: prove the runtime image provides every library the release binary links.
 docker-check: deps

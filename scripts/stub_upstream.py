@@ -31,7 +31,7 @@ Control (never counted, never faulted, never delayed):
        path=PREFIX limits the fault to request paths starting with PREFIX.
        delay_ms=N (also --delay-ms) delays every answer by N ms (default 0).
 
-Usage: stub_upstream.py --port 0 [--host 127.0.0.1] [--delay-ms 300] [--port-file F]
+Usage: stub_upstream.py --port 0 [--host 127.0.0.1] [--delay-ms 300] [--port-file F] [--fixed-rates]
 """
 
 import argparse
@@ -82,8 +82,14 @@ COINDESK = {"USD": ("&#36;", "United States Dollar"), "GBP": ("&pound;", "Britis
 KNOWN_ISBN = "9780306406157"
 
 
+FIXED_RATES = False
+
+
 def drift(t=None):
-    """A slow, deterministic wobble so refreshed tables differ (ETag changes)."""
+    """A slow, deterministic wobble so refreshed tables differ (ETag changes); none with
+    --fixed-rates (make demo: the README's outputs stay reproducible)."""
+    if FIXED_RATES:
+        return 1.0
     t = time.time() if t is None else t
     return 1.0 + 0.002 * math.sin(t / 97.0)
 
@@ -464,7 +470,10 @@ def main():
     ap.add_argument("--delay-ms", type=int, default=0)
     ap.add_argument("--hang-seconds", type=float, default=30.0)
     ap.add_argument("--port-file")
+    ap.add_argument("--fixed-rates", action="store_true", help="no drift: every table is the same")
     a = ap.parse_args()
+    global FIXED_RATES
+    FIXED_RATES = a.fixed_rates
     STATE = State(a.delay_ms, a.hang_seconds)
     srv = Server((a.host, a.port), Handler)
     port = srv.server_address[1]
