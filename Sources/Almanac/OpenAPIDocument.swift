@@ -111,10 +111,11 @@ public enum OpenAPIDocument {
     "/v1/bpi/currentprice/{code}.json": {
       "get": {
         "tags": ["coindesk"], "operationId": "bpiCurrentPriceIn",
-        "summary": "Bitcoin price in USD and one other currency, CoinDesk v1 shape.",
-        "parameters": [{"$ref": "#/components/parameters/code"}],
+        "summary": "Bitcoin price in USD and one other currency, CoinDesk's per-currency shape.",
+        "description": "CoinDesk's own shape for this URL, which differs from currentprice.json: no chartName and no symbol, so that rate is each entry's second field (clients read it by position). bpi holds USD, then CODE (USD alone for USD). XBT is accepted as bitcoin and answered under its own code, at 1.0000.",
+        "parameters": [{"name": "code", "in": "path", "required": true, "description": "Three letters, any case; XBT is bitcoin.", "schema": {"$ref": "#/components/schemas/CurrencyCode"}}],
         "responses": {
-          "200": {"description": "The price index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BPI"}}}},
+          "200": {"description": "The price index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BPICurrency"}}}},
           "304": {"$ref": "#/components/responses/NotModified"},
           "400": {"$ref": "#/components/responses/BadRequest"},
           "404": {"$ref": "#/components/responses/NotFound"},
@@ -127,7 +128,7 @@ public enum OpenAPIDocument {
     "/v1/bpi/supported-currencies.json": {
       "get": {
         "tags": ["coindesk"], "operationId": "bpiSupportedCurrencies",
-        "summary": "Currencies the price index supports, CoinDesk v1 shape.",
+        "summary": "Currencies the price index supports, CoinDesk v1 shape: sorted by code, BTC and XBT both.",
         "responses": {
           "200": {"description": "The currencies.", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "required": ["currency", "country"], "properties": {"currency": {"type": "string"}, "country": {"type": "string"}}}}}}}
         }
@@ -329,22 +330,45 @@ public enum OpenAPIDocument {
         }
       },
       "BPIEntry": {
-        "type": "object", "required": ["code", "symbol", "rate", "description", "rate_float"],
+        "type": "object", "required": ["code", "symbol", "rate", "description", "rate_float"], "additionalProperties": false,
         "properties": {
           "code": {"type": "string"}, "symbol": {"type": "string", "description": "HTML entity, e.g. &#36;"},
           "rate": {"type": "string", "example": "91,234.5600"}, "description": {"type": "string"}, "rate_float": {"type": "number"}
         }
       },
-      "BPI": {
-        "type": "object", "required": ["time", "disclaimer", "bpi"],
+      "BPITime": {
+        "type": "object", "required": ["updated", "updatedISO", "updateduk"], "additionalProperties": false,
         "properties": {
-          "time": {"type": "object", "required": ["updated", "updatedISO", "updateduk"], "properties": {
-            "updated": {"type": "string", "example": "Sep 28, 2015 01:23:00 UTC"},
-            "updatedISO": {"type": "string", "format": "date-time"},
-            "updateduk": {"type": "string", "example": "Sep 28, 2015 at 02:23 BST"}}},
+          "updated": {"type": "string", "example": "Sep 28, 2015 01:23:00 UTC"},
+          "updatedISO": {"type": "string", "format": "date-time"},
+          "updateduk": {"type": "string", "example": "Sep 28, 2015 at 02:23 BST"}
+        }
+      },
+      "BPI": {
+        "type": "object", "required": ["time", "disclaimer", "chartName", "bpi"], "additionalProperties": false,
+        "description": "Keys in this order: time, disclaimer, chartName, bpi; bpi holds USD, GBP, EUR in that order.",
+        "properties": {
+          "time": {"$ref": "#/components/schemas/BPITime"},
           "disclaimer": {"type": "string"},
-          "chartName": {"type": "string"},
+          "chartName": {"type": "string", "const": "Bitcoin"},
           "bpi": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/BPIEntry"}}
+        }
+      },
+      "BPICurrencyEntry": {
+        "type": "object", "required": ["code", "rate", "description", "rate_float"], "additionalProperties": false,
+        "description": "Keys in this order: code, rate, description, rate_float (no symbol).",
+        "properties": {
+          "code": {"type": "string"}, "rate": {"type": "string", "example": "4,952,883.9836"},
+          "description": {"type": "string"}, "rate_float": {"type": "number"}
+        }
+      },
+      "BPICurrency": {
+        "type": "object", "required": ["time", "disclaimer", "bpi"], "additionalProperties": false,
+        "description": "Keys in this order: time, disclaimer, bpi (no chartName); bpi holds USD, then the code asked for.",
+        "properties": {
+          "time": {"$ref": "#/components/schemas/BPITime"},
+          "disclaimer": {"type": "string"},
+          "bpi": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/BPICurrencyEntry"}}
         }
       },
       "Book": {
