@@ -50,7 +50,8 @@ public enum HTTPCaching {
         freshness: Freshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(6)
+        // Its own six fields, and room for CORS on a public route (added by the responder).
+        headers.reserveCapacity(6 + CORSPolicy.maxAddedFields)
         headers.add("ETag", etag)
         let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
         let (cacheControl, hitStatus) = FreshnessStrings.values(left)
@@ -131,14 +132,5 @@ public enum HTTPCaching {
     static func hex(_ v: UInt64) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
-    }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> Substring {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -12,7 +12,7 @@ public enum OpenAPIDocument {
     "title": "almanac",
     "version": "\#(AlmanacVersion.string)",
     "summary": "Cached exchange rates and book lookups.",
-    "description": "Answers 'what is Bitcoin (or any currency) worth right now?' and 'what book is this ISBN?' from an in-memory TTL cache in front of public upstream APIs. Errors are RFC 9457 problem details. Cached answers carry X-Cache, Age, Cache-Control, ETag and Cache-Status, and honour If-None-Match.",
+    "description": "Answers 'what is Bitcoin (or any currency) worth right now?' and 'what book is this ISBN?' from an in-memory TTL cache in front of public upstream APIs. Errors are RFC 9457 problem details. Cached answers carry X-Cache, Age, Cache-Control, ETag and Cache-Status, and honour If-None-Match. Every endpoint except health, readiness, metrics and admin may be read by web pages on other origins (CORS, server.cors.allowedOrigins, any origin by default): OPTIONS on their paths answers preflights (204, Access-Control-Allow-Methods: GET, HEAD), and ETag, Age, X-Cache, Cache-Status and X-Request-ID are exposed to scripts. 503 answers carry Retry-After.",
     "license": {"name": "MIT", "identifier": "MIT"}
   },
   "externalDocs": {"url": "\#(AlmanacVersion.projectURL)"},
@@ -196,6 +196,13 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/": {
+      "get": {
+        "tags": ["operations"], "operationId": "index",
+        "summary": "This service: name, version, commit, links to this document and the docs, and every endpoint by group.",
+        "responses": {"200": {"description": "The index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ServiceIndex"}}}}}
+      }
+    },
     "/healthz": {
       "get": {
         "tags": ["operations"], "operationId": "health",
@@ -284,9 +291,22 @@ public enum OpenAPIDocument {
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "BadGateway": {"description": "Every upstream failed or sent garbage.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "The upstream did not answer in time.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "Unavailable": {"description": "Overloaded or draining.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+      "Unavailable": {"description": "Overloaded or draining; retry after the seconds in Retry-After.", "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
     "schemas": {
+      "ServiceIndex": {
+        "type": "object", "required": ["service", "version", "commit", "description", "links", "groups"],
+        "properties": {
+          "service": {"type": "string", "const": "almanac"}, "version": {"type": "string"},
+          "commit": {"type": "string", "description": "The git commit of the build, or unknown."},
+          "description": {"type": "string"},
+          "links": {"type": "object", "required": ["openapi", "docs"], "additionalProperties": {"type": "string"}},
+          "groups": {"type": "array", "items": {"type": "object", "required": ["name", "description", "endpoints"], "properties": {
+            "name": {"type": "string"}, "description": {"type": "string"},
+            "endpoints": {"type": "array", "items": {"type": "object", "required": ["method", "path", "summary"], "properties": {
+              "method": {"type": "string"}, "path": {"type": "string"}, "summary": {"type": "string"}}}}}}}
+        }
+      },
       "Problem": {
         "type": "object", "description": "RFC 9457 problem details.",
         "required": ["type", "title", "status", "detail"],

@@ -29,10 +29,8 @@ public enum OperationsRoutes {
 
         router.get("/readyz") { _, _ in
             guard !deps.isDraining() else {
-                var response = Problem(status: .serviceUnavailable, slug: "draining", title: "Draining",
-                                       detail: "This instance is shutting down; send new requests to another one.").response
-                response.headers.set("Retry-After", "1")
-                return .ready(response)
+                return .ready(Problem(status: .serviceUnavailable, slug: "draining", title: "Draining",
+                                      detail: "This instance is shutting down; send new requests to another one.").response)
             }
             return .ready(json(#"{"status":"ready"}"#))
         }
@@ -45,7 +43,7 @@ public enum OperationsRoutes {
             return .ready(HTTPResponse(status: .ok, headers: headers, body: body))
         }
 
-        router.get("/openapi.json") { _, _ in
+        router.get("/openapi.json", public: true) { _, _ in
             .ready(HTTPResponse.json(OpenAPIDocument.bytes, headers: ["Cache-Control": "no-store"]))
         }
 
