@@ -20,7 +20,7 @@ public enum RouteMetricsResponder {
         return { request in
             let start = DispatchTime.now().uptimeNanoseconds
             let series: HTTPMetrics.Series
-            let future: HTTPResponseFuture
+            var future: HTTPResponseFuture
             let isPublic: Bool
             switch router.match(method: request.method, path: request.path) {
             case let .found(matched, params, handler):
@@ -42,7 +42,9 @@ public enum RouteMetricsResponder {
                 isPublic = false
             }
             let method = request.method
-            switch future {
+            // Consumed, so the response's header storage is uniquely owned here and CORS
+            // fields go into the room the handler reserved (no copy-on-write).
+            switch consume future {
             case var .ready(response):
                 if isPublic { cors.apply(to: &response.headers, requestHeaders: request.headers) }
                 series.record(method: method, status: response.status.code, seconds: elapsed(since: start))
