@@ -84,6 +84,31 @@ enum AlmanacBinary {
         }
     }
 
+    /// `almanac serve` on 127.0.0.1:`port`, the rates providers pointed at `stub`, no retries,
+    /// plus `extra` settings.
+    static func serve(port: Int, stub: StubUpstream, _ extra: [String: String] = [:]) throws -> Spawned {
+        try Spawned(["serve"], environment: [
+            "ALMANAC_SERVER_HOST": "127.0.0.1",
+            "ALMANAC_SERVER_PORT": String(port),
+            "ALMANAC_UPSTREAM_RETRIES": "0",
+            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
+            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
+        ].merging(extra) { _, new in new })
+    }
+
+    /// Waits until `/healthz` on `port` answers 200; records the process's output as an issue
+    /// and returns false when it never does.
+    static func waitUntilServing(_ spawned: Spawned, port: Int) async -> Bool {
+        let up = await eventually("/healthz answering 200", timeout: 30) {
+            guard let client = try? WireClient(port: port, timeout: 5) else { return false }
+            guard (try? await client.request("GET", "/healthz")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200
+        }
+        if !up { Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)") }
+        return up
+    }
+
     /// Runs the binary to completion (bounded) and returns its status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> (status: Int32?, stdout: String, stderr: String) {
@@ -140,31 +165,16 @@ extension FullStackTests {
             }
             let port = try freeLoopbackPort()
             let grace = 5.0
-            let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
-                "ALMANAC_SERVER_HOST": "127.0.0.1",
-                "ALMANAC_SERVER_PORT": String(port),
+            let spawned = try AlmanacBinary.serve(port: port, stub: stub, [
                 "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": String(Int(grace)),
-                "ALMANAC_UPSTREAM_RETRIES": "0",
                 "ALMANAC_UPSTREAM_TIMEOUT_MS": "30000",
-                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-                "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
             ])
             defer {
                 gate.open()
                 spawned.kill()
                 spawned.removeFiles()
             }
-
-            let up = await eventually("/healthz answering 200", timeout: 30) {
-                guard let client = try? WireClient(port: port, timeout: 5) else { return false }
-                guard (try? await client.request("GET", "/healthz")) != nil,
-                      let r = try? await client.readResponse() else { return false }
-                return r.status == 200
-            }
-            guard up else {
-                Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)")
-                return
-            }
+            guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
 
             // A slow request in flight (held at the upstream) and an idle keep-alive connection.
             let inFlight = try WireClient(port: port, timeout: 30)
@@ -222,14 +232,9 @@ extension FullStackTests {
             FullStackFixtures.scriptAll(stub)
             let port = try freeLoopbackPort()
             let delay = 4.0
-            let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
-                "ALMANAC_SERVER_HOST": "127.0.0.1",
-                "ALMANAC_SERVER_PORT": String(port),
+            let spawned = try AlmanacBinary.serve(port: port, stub: stub, [
                 "ALMANAC_SERVER_SHUTDOWN_DELAY_SECONDS": String(Int(delay)),
                 "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": "3",
-                "ALMANAC_UPSTREAM_RETRIES": "0",
-                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-                "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
             ])
             defer {
                 spawned.kill()
@@ -240,11 +245,7 @@ extension FullStackTests {
                 try await client.request("GET", target)
                 return try await client.readResponse()
             }
-            let up = await eventually("/healthz answering 200", timeout: 30) { (try? await get("/healthz"))?.status == 200 }
-            guard up else {
-                Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)")
-                return
-            }
+            guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
             // An idle keep-alive connection opened before the signal.
             let idle = try WireClient(port: port, timeout: 30)
             try await idle.request("GET", "/healthz")
