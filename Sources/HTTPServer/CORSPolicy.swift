@@ -169,7 +169,13 @@ public struct CORSPolicy: Sendable, Equatable {
     public static func normalizedOrigin(_ text: String) -> String? {
         let lower = text.asciiLowercased()
         let scheme: String
-        if lower.hasPrefix("https://") { scheme = "https" } else if lower.hasPrefix("http://") { scheme = "http" } else { return nil }
+        if lower.utf8.starts(with: "https://".utf8) {
+            scheme = "https"
+        } else if lower.utf8.starts(with: "http://".utf8) {
+            scheme = "http"
+        } else {
+            return nil
+        }
         let rest = Array(lower.utf8.dropFirst(scheme.utf8.count + 3))
         var hostEnd = rest.count
         var host: ArraySlice<UInt8>

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import HTTPServer
 
@@ -122,5 +123,28 @@ import Testing
                       "https://[zz]", "https://[]"])
     func badOriginsAreRefused(input: String) {
         #expect(CORSPolicy.normalizedOrigin(input) == nil)
+    }
+
+    /// Any bytes a client can put in `Origin`, the method or the requested headers get an
+    /// answer, never a trap: random strings of ASCII, control bytes, and multi-byte scalars
+    /// (a digit followed by a combining mark is not a digit).
+    @Test func arbitraryInputNeverTraps() {
+        var rng = SplitMix64(seed: 0xC0125)
+        let pieces = ["https://", "http://", ":", "[", "]", "/", ",", " ", "\t", "a", "Z", "0", "9", "-", ".",
+                      "\u{301}", "é", "\u{0}", "ｈ", "GET", "HEAD", "if-none-match", "443", "65536", "*", "null"]
+        for _ in 0..<2000 {
+            func text() -> String {
+                (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "" }.joined()
+            }
+            let origin = text(), method = text(), headers = text()
+            _ = CORSPolicy.normalizedOrigin(origin)
+            for policy in [any, listed] {
+                _ = policy.preflight(origin: origin, method: method, requestedHeaders: [headers])
+                let request = HTTPRequest(method: "OPTIONS", target: "/", headers: [
+                    "Origin": origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": headers])
+                let answer = policy.answerOptions(request)
+                #expect(answer.status == .noContent || answer.status == .forbidden)
+            }
+        }
     }
 }
