@@ -13,6 +13,10 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
+# The commit to embed (`almanac --version`): .git is not copied in, so pass it:
+#   docker build --build-arg ALMANAC_COMMIT=$(git rev-parse --short=12 HEAD) .
+# Package.swift reads it from the environment; without it the binary says "unknown".
+ARG ALMANAC_COMMIT=unknown
 # The Swift runtime is linked statically: the runtime stage needs no toolchain libraries.
 RUN swift build -c release --static-swift-stdlib --product almanac \
  && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/almanac" /out/almanac

@@ -6,6 +6,13 @@ SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: run test build release deps bench fuzz soak clean docker-check demo tour
 
+## The git commit every build embeds (`almanac --version`, `GET /`, almanac_build_info), read
+## by Package.swift from the environment: `-dirty` when tracked files have changes. Outside a
+## git checkout (a source tarball) it stays empty and the binary says "unknown"; packagers
+## set it themselves: `make release ALMANAC_COMMIT=1a2b3c4d5e6f`.
+ALMANAC_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
+export ALMANAC_COMMIT
+
 ## Install libcurl's and zlib's headers when missing (Debian/Ubuntu).
 deps:
 	@if ! pkg-config --exists libcurl zlib 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ] || [ ! -f /usr/include/zlib.h ]; then \

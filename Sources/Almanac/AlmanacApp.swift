@@ -55,6 +55,7 @@ public final class AlmanacApp: Sendable {
         var router = Router()
         OperationsRoutes.register(on: &router, operations)
         for register in features { register(&router) }
+        ServiceIndex.register(on: &router)
         return router
     }
 
@@ -64,7 +65,9 @@ public final class AlmanacApp: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let logger = self.logger
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
-                                responder: RouteMetricsResponder.make(router: router, metrics: httpMetrics),
+                                responder: RouteMetricsResponder.make(
+                                    router: router, metrics: httpMetrics,
+                                    cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins)),
                                 accessLog: { logger.access($0) },
                                 accessLogFlush: { logger.requestAccessLogFlush() })
         let port = try server.start()
@@ -76,10 +79,18 @@ public final class AlmanacApp: Sendable {
         return port
     }
 
-    /// Marks the app draining (`/readyz` 503), then lets the server finish in-flight work.
+    /// Marks the app draining (`/readyz` 503); keeps accepting and serving for
+    /// `server.shutdownDelaySeconds`, so load balancers polling readiness take the instance
+    /// out of rotation while it still answers whatever they send; then lets the server finish
+    /// in-flight work and close.
     public func shutdown() async {
         lifecycle.beginDraining()
         guard let server = lifecycle.server else { return }
+        let delay = configuration.server.shutdownDelaySeconds
+        if delay > 0 {
+            logger.info("shutdown delay: still serving, /readyz answers 503", ["delay_seconds": .double(delay)])
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+        }
         logger.info("draining", ["grace_seconds": .double(configuration.server.shutdownGraceSeconds)])
         await server.shutdown()
         // The server's responder (the router) captures `lifecycle` (readiness, the open
@@ -89,14 +100,18 @@ public final class AlmanacApp: Sendable {
         logger.info("stopped")
     }
 
-    /// Serves until SIGTERM or SIGINT, then drains and returns. A second signal during the
-    /// drain exits at once.
+    /// Serves until SIGTERM or SIGINT, then drains (after `server.shutdownDelaySeconds`) and
+    /// returns. A second signal during the delay or the drain exits at once. SIGHUP does not
+    /// end the process: there is no reload, and the log says so.
     public func run() async throws {
         let logger = self.logger
-        let latch = SignalLatch { sig in
+        let latch = SignalLatch(reported: [SIGHUP], onReport: { sig in
+            logger.warn("SIGHUP ignored: almanac does not reload its configuration; restart it to apply changes",
+                        ["signal": .int(Int(sig))])
+        }, onRepeat: { sig in
             logger.warn("second signal during shutdown: exiting now", ["signal": .int(Int(sig))])
             exit(1)
-        }
+        })
         defer { latch.cancel() }
         try start()
         let sig = await latch.wait()

@@ -41,7 +41,7 @@ public enum AlmanacCLI {
             output.out(CLICommand.usage)
             return exitSuccess
         case .version:
-            output.out("almanac \(AlmanacVersion.string)")
+            output.out(AlmanacVersion.versionLine)
             return exitSuccess
         case let .checkConfig(flags):
             guard let config = load(flags, environment, fileReader, output) else { return exitUsage }

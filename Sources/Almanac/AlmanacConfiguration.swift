@@ -24,9 +24,21 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public var maxHeaderBytes = 16384
         public var maxBodyBytes = 65536
         public var shutdownGraceSeconds = 10.0
+        /// 0: after SIGTERM/SIGINT, how long to keep accepting and serving while `/readyz`
+        /// answers 503, so a load balancer takes the instance out of rotation before the drain.
+        public var shutdownDelaySeconds = 0.0
         /// None: the admin API is off and its routes answer 404 as if they did not exist.
         public var adminToken: String?
+        public var cors = CORS()
         public init() {}
+
+        /// `server.cors.*`: which web pages on other origins may read the public API.
+        public struct CORS: Sendable, Equatable {
+            /// `["*"]`: any origin, as CoinDesk allowed. Otherwise a list of
+            /// `scheme://host[:port]` origins (normalized); `[]` admits none.
+            public var allowedOrigins = ["*"]
+            public init() {}
+        }
     }
 
     /// `cache.*`: one memory budget shared by every namespace.

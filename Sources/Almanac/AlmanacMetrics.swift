@@ -36,7 +36,8 @@ public enum AlmanacMetrics {
         registry.register { sources.upstream().families() }
         registry.register {
             [MetricFamily(name: "almanac_build_info", help: "Build information; the value is always 1.", kind: .gauge,
-                          samples: [.init(labels: [("version", AlmanacVersion.string), ("swift", AlmanacVersion.swiftVersion)],
+                          samples: [.init(labels: [("version", AlmanacVersion.string), ("commit", AlmanacVersion.commit),
+                                                   ("swift", AlmanacVersion.swiftVersion)],
                                           value: .number(1))])]
         }
         registry.register { ProcessMetrics.families() }

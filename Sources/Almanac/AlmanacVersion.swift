@@ -1,7 +1,16 @@
+import CBuildInfo
+
 /// The one place the release version lives: `--version`, the `Server` header, the default
 /// upstream `User-Agent` and the `almanac_build_info` metric all read it, so they never disagree.
 public enum AlmanacVersion {
     public static let string = "0.1.0"
+
+    /// The git commit this binary was built from, or "unknown" when the build was not told
+    /// (see Package.swift: `make` passes it as ALMANAC_COMMIT).
+    public static let commit = String(cString: almanac_build_commit())
+
+    /// `--version`: `almanac 0.1.0 (commit 1a2b3c4d5e6f)`.
+    public static let versionLine = "almanac \(string) (commit \(commit))"
 
     /// Where operators (and upstream API owners reading their logs) find the project.
     public static let projectURL = "https://github.com/almanac-dev/almanac"

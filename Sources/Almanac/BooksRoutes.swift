@@ -9,14 +9,14 @@ public enum BooksRoutes {
     /// Registers `GET /v1/books/{isbn}`, `/v1/books/{isbn}/cover`, `/v1/books?isbn=…` and the
     /// Google-compatible `/books/v1/volumes?q=isbn:…`.
     public static func register(on router: inout Router, service: BooksService) {
-        router.get("/v1/books") { request, _ in batch(request, service: service) }
-        router.get("/v1/books/{isbn}") { request, parameters in
+        router.get("/v1/books", public: true) { request, _ in batch(request, service: service) }
+        router.get("/v1/books/{isbn}", public: true) { request, parameters in
             book(request, isbnText: parameters["isbn"] ?? "", service: service)
         }
-        router.get("/v1/books/{isbn}/cover") { request, parameters in
+        router.get("/v1/books/{isbn}/cover", public: true) { request, parameters in
             cover(request, isbnText: parameters["isbn"] ?? "", service: service)
         }
-        router.get("/books/v1/volumes") { request, _ in volumes(request, service: service) }
+        router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service) }
     }
 
     static let jsonType = "application/json; charset=utf-8"

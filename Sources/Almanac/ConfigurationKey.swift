@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// One operator-settable key: its dotted path, its environment variable, what it accepts,
 /// and how it reads and writes `AlmanacConfiguration`. The table in `all` drives the JSON
@@ -106,6 +107,28 @@ struct ConfigurationKey {
                 guard let v = input.stringList, !v.isEmpty, Set(v).count == v.count,
                       v.allSatisfy(allowed.contains) else { return false }
                 config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    /// CORS origins: `["*"]` alone, or a list (possibly empty) of distinct
+    /// `scheme://host[:port]` origins, stored in the form browsers send (`CORSPolicy`).
+    static func origins(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, [String]>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path,
+            expected: "[\"*\"] for any origin, or a list of origins such as https://app.example.com "
+                + "(http or https, a host and an optional port; no path, not even a trailing slash)",
+            isSecret: false,
+            apply: { config, input in
+                guard let v = input.stringList else { return false }
+                if v == ["*"] {
+                    config[keyPath: kp] = v
+                    return true
+                }
+                let normalized = v.compactMap(CORSPolicy.normalizedOrigin)
+                guard normalized.count == v.count, Set(normalized).count == normalized.count else { return false }
+                config[keyPath: kp] = normalized
                 return true
             },
             render: { $0[keyPath: kp] })

@@ -10,9 +10,11 @@ extension ConfigurationKey {
             integer("server.maxHeaderBytes", \.server.maxHeaderBytes, 1024...1_048_576),
             integer("server.maxBodyBytes", \.server.maxBodyBytes, 0...104_857_600),
             seconds("server.shutdownGraceSeconds", \.server.shutdownGraceSeconds, max: 3600),
+            seconds("server.shutdownDelaySeconds", \.server.shutdownDelaySeconds, allowZero: true, max: 3600),
             optional("server.adminToken", \.server.adminToken, secret: true,
                      expected: "at least 8 printable ASCII characters without spaces, or null",
                      valid: { isToken($0) && $0.count >= 8 }),
+            origins("server.cors.allowedOrigins", \.server.cors.allowedOrigins),
 
             integer("cache.maxEntries", \.cache.maxEntries, 1...100_000_000),
             integer("cache.maxBytes", \.cache.maxBytes, 1024...1_099_511_627_776),

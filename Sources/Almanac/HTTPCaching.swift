@@ -58,7 +58,8 @@ public enum HTTPCaching {
         freshness: Freshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(8)
+        // Its own eight fields (gzip adds two), and room for CORS on a public route (added by the responder).
+        headers.reserveCapacity(8 + CORSPolicy.maxAddedFields)
         var body = body
         var etag = etag
         var coding: String?
@@ -152,14 +153,5 @@ public enum HTTPCaching {
     static func hex(_ v: UInt64) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
-    }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> Substring {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -12,7 +12,7 @@ public enum OpenAPIDocument {
     "title": "almanac",
     "version": "\#(AlmanacVersion.string)",
     "summary": "Cached exchange rates and book lookups.",
-    "description": "Answers 'what is Bitcoin (or any currency) worth right now?' and 'what book is this ISBN?' from an in-memory TTL cache in front of public upstream APIs. Errors are RFC 9457 problem details. Cached answers carry X-Cache, Age, Cache-Control, ETag and Cache-Status, and honour If-None-Match.",
+    "description": "Answers 'what is Bitcoin (or any currency) worth right now?' and 'what book is this ISBN?' from an in-memory TTL cache in front of public upstream APIs. Errors are RFC 9457 problem details. Cached answers carry X-Cache, Age, Cache-Control, ETag and Cache-Status, and honour If-None-Match. Every endpoint except health, readiness, metrics and admin may be read by web pages on other origins (CORS, server.cors.allowedOrigins, any origin by default): OPTIONS on their paths answers preflights (204, Access-Control-Allow-Methods: GET, HEAD), and ETag, Age, X-Cache, Cache-Status and X-Request-ID are exposed to scripts. 503 answers carry Retry-After.",
     "license": {"name": "MIT", "identifier": "MIT"}
   },
   "externalDocs": {"url": "\#(AlmanacVersion.projectURL)"},
@@ -111,10 +111,11 @@ public enum OpenAPIDocument {
     "/v1/bpi/currentprice/{code}.json": {
       "get": {
         "tags": ["coindesk"], "operationId": "bpiCurrentPriceIn",
-        "summary": "Bitcoin price in USD and one other currency, CoinDesk v1 shape.",
-        "parameters": [{"$ref": "#/components/parameters/code"}],
+        "summary": "Bitcoin price in USD and one other currency, CoinDesk's per-currency shape.",
+        "description": "CoinDesk's own shape for this URL, which differs from currentprice.json: no chartName and no symbol, so that rate is each entry's second field (clients read it by position). bpi holds USD, then CODE (USD alone for USD). XBT is accepted as bitcoin and answered under its own code, at 1.0000.",
+        "parameters": [{"name": "code", "in": "path", "required": true, "description": "Three letters, any case; XBT is bitcoin.", "schema": {"$ref": "#/components/schemas/CurrencyCode"}}],
         "responses": {
-          "200": {"description": "The price index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BPI"}}}},
+          "200": {"description": "The price index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BPICurrency"}}}},
           "304": {"$ref": "#/components/responses/NotModified"},
           "400": {"$ref": "#/components/responses/BadRequest"},
           "404": {"$ref": "#/components/responses/NotFound"},
@@ -127,7 +128,7 @@ public enum OpenAPIDocument {
     "/v1/bpi/supported-currencies.json": {
       "get": {
         "tags": ["coindesk"], "operationId": "bpiSupportedCurrencies",
-        "summary": "Currencies the price index supports, CoinDesk v1 shape.",
+        "summary": "Currencies the price index supports, CoinDesk v1 shape: sorted by code, BTC and XBT both.",
         "responses": {
           "200": {"description": "The currencies.", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "required": ["currency", "country"], "properties": {"currency": {"type": "string"}, "country": {"type": "string"}}}}}}}
         }
@@ -193,6 +194,13 @@ public enum OpenAPIDocument {
           "503": {"$ref": "#/components/responses/Unavailable"},
           "504": {"$ref": "#/components/responses/GatewayTimeout"}
         }
+      }
+    },
+    "/": {
+      "get": {
+        "tags": ["operations"], "operationId": "index",
+        "summary": "This service: name, version, commit, links to this document and the docs, and every endpoint by group.",
+        "responses": {"200": {"description": "The index.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ServiceIndex"}}}}}
       }
     },
     "/healthz": {
@@ -283,9 +291,22 @@ public enum OpenAPIDocument {
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "BadGateway": {"description": "Every upstream failed or sent garbage.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "The upstream did not answer in time.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "Unavailable": {"description": "Overloaded or draining.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+      "Unavailable": {"description": "Overloaded or draining; retry after the seconds in Retry-After.", "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
     "schemas": {
+      "ServiceIndex": {
+        "type": "object", "required": ["service", "version", "commit", "description", "links", "groups"],
+        "properties": {
+          "service": {"type": "string", "const": "almanac"}, "version": {"type": "string"},
+          "commit": {"type": "string", "description": "The git commit of the build, or unknown."},
+          "description": {"type": "string"},
+          "links": {"type": "object", "required": ["openapi", "docs"], "additionalProperties": {"type": "string"}},
+          "groups": {"type": "array", "items": {"type": "object", "required": ["name", "description", "endpoints"], "properties": {
+            "name": {"type": "string"}, "description": {"type": "string"},
+            "endpoints": {"type": "array", "items": {"type": "object", "required": ["method", "path", "summary"], "properties": {
+              "method": {"type": "string"}, "path": {"type": "string"}, "summary": {"type": "string"}}}}}}}
+        }
+      },
       "Problem": {
         "type": "object", "description": "RFC 9457 problem details.",
         "required": ["type", "title", "status", "detail"],
@@ -329,22 +350,45 @@ public enum OpenAPIDocument {
         }
       },
       "BPIEntry": {
-        "type": "object", "required": ["code", "symbol", "rate", "description", "rate_float"],
+        "type": "object", "required": ["code", "symbol", "rate", "description", "rate_float"], "additionalProperties": false,
         "properties": {
           "code": {"type": "string"}, "symbol": {"type": "string", "description": "HTML entity, e.g. &#36;"},
           "rate": {"type": "string", "example": "91,234.5600"}, "description": {"type": "string"}, "rate_float": {"type": "number"}
         }
       },
-      "BPI": {
-        "type": "object", "required": ["time", "disclaimer", "bpi"],
+      "BPITime": {
+        "type": "object", "required": ["updated", "updatedISO", "updateduk"], "additionalProperties": false,
         "properties": {
-          "time": {"type": "object", "required": ["updated", "updatedISO", "updateduk"], "properties": {
-            "updated": {"type": "string", "example": "Sep 28, 2015 01:23:00 UTC"},
-            "updatedISO": {"type": "string", "format": "date-time"},
-            "updateduk": {"type": "string", "example": "Sep 28, 2015 at 02:23 BST"}}},
+          "updated": {"type": "string", "example": "Sep 28, 2015 01:23:00 UTC"},
+          "updatedISO": {"type": "string", "format": "date-time"},
+          "updateduk": {"type": "string", "example": "Sep 28, 2015 at 02:23 BST"}
+        }
+      },
+      "BPI": {
+        "type": "object", "required": ["time", "disclaimer", "chartName", "bpi"], "additionalProperties": false,
+        "description": "Keys in this order: time, disclaimer, chartName, bpi; bpi holds USD, GBP, EUR in that order.",
+        "properties": {
+          "time": {"$ref": "#/components/schemas/BPITime"},
           "disclaimer": {"type": "string"},
-          "chartName": {"type": "string"},
+          "chartName": {"type": "string", "const": "Bitcoin"},
           "bpi": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/BPIEntry"}}
+        }
+      },
+      "BPICurrencyEntry": {
+        "type": "object", "required": ["code", "rate", "description", "rate_float"], "additionalProperties": false,
+        "description": "Keys in this order: code, rate, description, rate_float (no symbol).",
+        "properties": {
+          "code": {"type": "string"}, "rate": {"type": "string", "example": "4,952,883.9836"},
+          "description": {"type": "string"}, "rate_float": {"type": "number"}
+        }
+      },
+      "BPICurrency": {
+        "type": "object", "required": ["time", "disclaimer", "bpi"], "additionalProperties": false,
+        "description": "Keys in this order: time, disclaimer, bpi (no chartName); bpi holds USD, then the code asked for.",
+        "properties": {
+          "time": {"$ref": "#/components/schemas/BPITime"},
+          "disclaimer": {"type": "string"},
+          "bpi": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/BPICurrencyEntry"}}
         }
       },
       "Book": {

@@ -30,10 +30,8 @@ public enum OperationsRoutes {
 
         router.get("/readyz") { _, _ in
             guard !deps.isDraining() else {
-                var response = Problem(status: .serviceUnavailable, slug: "draining", title: "Draining",
-                                       detail: "This instance is shutting down; send new requests to another one.").response
-                response.headers.set("Retry-After", "1")
-                return .ready(response)
+                return .ready(Problem(status: .serviceUnavailable, slug: "draining", title: "Draining",
+                                      detail: "This instance is shutting down; send new requests to another one.").response)
             }
             return .ready(json(#"{"status":"ready"}"#))
         }
@@ -46,7 +44,7 @@ public enum OperationsRoutes {
             return .ready(HTTPResponse(status: .ok, headers: headers, body: body))
         }
 
-        router.get("/openapi.json") { request, _ in
+        router.get("/openapi.json", public: true) { request, _ in
             // A constant document: its gzip form is made once, at first demand.
             var headers: HTTPHeaders = ["Cache-Control": "no-store", "Vary": "Accept-Encoding"]
             if AcceptEncoding.allowsGzip(request.headers),

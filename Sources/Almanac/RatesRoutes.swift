@@ -30,37 +30,37 @@ public enum RatesRoutes {
     /// Registers the rates and CoinDesk-compatible endpoints.
     public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo()) {
         let endpoint = Endpoint(service: service, memo: memo)
-        router.get("/v1/rates") { request, _ in
+        router.get("/v1/rates", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
                        symbols: try RatesInput.symbols(request.query("symbols")))
             }
         }
-        router.get("/v1/rates/{code}") { request, params in
+        router.get("/v1/rates/{code}", public: true) { request, params in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .rate(code: try RatesInput.code(params["code"], parameter: "currency code"),
                       base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"))
             }
         }
-        router.get("/v1/convert") { request, _ in
+        router.get("/v1/convert", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .convert(from: try RatesInput.code(request.query("from"), parameter: "from"),
                          to: try RatesInput.code(request.query("to"), parameter: "to"),
                          amount: try RatesInput.amount(request.query("amount")))
             }
         }
-        router.get("/v1/currencies") { request, _ in
+        router.get("/v1/currencies", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .currencies }
         }
-        router.get("/v1/bpi/currentprice.json") { request, _ in
+        router.get("/v1/bpi/currentprice.json", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiCurrentPrice }
         }
-        router.get("/v1/bpi/currentprice/{code}.json") { request, params in
+        router.get("/v1/bpi/currentprice/{code}.json", public: true) { request, params in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .bpiCurrentPriceIn(code: try RatesInput.code(params["code"], parameter: "currency code"))
             }
         }
-        router.get("/v1/bpi/supported-currencies.json") { request, _ in
+        router.get("/v1/bpi/supported-currencies.json", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiSupportedCurrencies }
         }
     }

@@ -8,6 +8,10 @@ import Glibc
 /// by `SIG_IGN` and observed through Dispatch signal sources, so handling runs on a normal
 /// queue instead of in an async-signal context. The first signal resumes `wait()`; later
 /// ones go to `onRepeat` (an impatient operator pressing Ctrl-C twice).
+///
+/// `reported` signals (SIGHUP) are only handed to `onReport`: their default action, ending
+/// the process, is disabled, so a `kill -HUP` sent out of habit ("reload") is logged and
+/// survived.
 final class SignalLatch: Sendable {
     private struct State {
         var received: Int32?
@@ -17,16 +21,23 @@ final class SignalLatch: Sendable {
     private let state = Mutex(State())
     private let sources: SignalSources
 
-    init(signals: [Int32] = [SIGTERM, SIGINT], onRepeat: @escaping @Sendable (Int32) -> Void) {
+    init(signals: [Int32] = [SIGTERM, SIGINT], reported: [Int32] = [],
+         onReport: @escaping @Sendable (Int32) -> Void = { _ in },
+         onRepeat: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "almanac.signals")
-        sources = SignalSources(list: signals.map { sig in
+        let all = signals + reported
+        sources = SignalSources(list: all.map { sig in
             signal(sig, SIG_IGN)
             return DispatchSource.makeSignalSource(signal: sig, queue: queue)
         })
-        for (sig, source) in zip(signals, sources.list) {
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                if !self.fire(sig) { onRepeat(sig) }
+        for (sig, source) in zip(all, sources.list) {
+            if reported.contains(sig) {
+                source.setEventHandler { onReport(sig) }
+            } else {
+                source.setEventHandler { [weak self] in
+                    guard let self else { return }
+                    if !self.fire(sig) { onRepeat(sig) }
+                }
             }
             source.resume()
         }

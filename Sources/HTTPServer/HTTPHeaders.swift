@@ -101,3 +101,19 @@ extension String {
         (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
     }
 }
+
+extension StringProtocol {
+    /// Lower-cases ASCII letters only (header names, origins): no locale, no Unicode folding.
+    func asciiLowercased() -> String {
+        String(decoding: utf8.map(String.asciiLowercased), as: UTF8.self)
+    }
+
+    /// Without leading and trailing spaces and tabs (HTTP's OWS, RFC 9110 §5.6.3), found by
+    /// bytes.
+    public func trimmingASCIIWhitespace() -> Substring {
+        let s = Substring(self)
+        let start = s.utf8.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? s.utf8.endIndex
+        let end = s.utf8.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { s.utf8.index(after: $0) } ?? start
+        return start < end ? s[start..<end] : s[start..<start]
+    }
+}

@@ -13,6 +13,7 @@ public struct HTTPStatus: Sendable, Equatable, Hashable {
     public static let notModified = HTTPStatus(code: 304, reasonPhrase: "Not Modified")
     public static let badRequest = HTTPStatus(code: 400, reasonPhrase: "Bad Request")
     public static let unauthorized = HTTPStatus(code: 401, reasonPhrase: "Unauthorized")
+    public static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
     public static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")

@@ -30,12 +30,19 @@ public struct Problem: Sendable, Equatable, Error {
         return Array(out.utf8)
     }
 
+    /// Seconds a client should wait before retrying a 503 (RFC 9110 §10.2.3). Every cause of
+    /// a 503 here passes within seconds or is answered by another instance: a draining
+    /// instance, the connection limit, a wait cancelled by shutdown.
+    public static let retryAfterSeconds = "1"
+
     /// The problem as a response: `application/problem+json` and `Cache-Control: no-store`
-    /// (errors must not be cached by clients or proxies, API.md §4).
+    /// (errors must not be cached by clients or proxies), and `Retry-After` on a 503.
     public var response: HTTPResponse {
         var headers = HTTPHeaders()
+        headers.reserveCapacity(3)
         headers.add("Content-Type", "application/problem+json")
         headers.add("Cache-Control", "no-store")
+        if status == .serviceUnavailable { headers.add("Retry-After", Problem.retryAfterSeconds) }
         return HTTPResponse(status: status, headers: headers, body: jsonBytes)
     }
 }

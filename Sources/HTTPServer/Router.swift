@@ -12,7 +12,13 @@ public struct RouteParameters: Sendable, Equatable {
 /// Literal segments win over placeholders, so `/v1/books/{isbn}/cover` and
 /// `/v1/books/{isbn}` coexist. `HEAD` is answered by the `GET` handler (the server drops the
 /// body, RFC 9110 §9.3.2). An unknown path is a 404 problem; a known path with another method
-/// is a 405 problem carrying `Allow` (RFC 9110 §15.5.6).
+/// is a 405 problem carrying `Allow` (RFC 9110 §15.5.6). `OPTIONS *` asks about the server as
+/// a whole (RFC 9110 §9.3.7): 204 with `Allow` listing every method some route answers.
+///
+/// A route registered with `public: true` declares itself readable by any web page that the
+/// CORS policy admits (`CORSPolicy`): whoever serves the router applies the policy to exactly
+/// those routes, so a new public endpoint gets CORS by saying so, and nothing else (admin,
+/// metrics) ever does.
 public struct Router: Sendable {
     public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponseFuture
 
@@ -20,6 +26,8 @@ public struct Router: Sendable {
     public struct Route: Sendable, Equatable {
         public var method: String
         public var pattern: String
+        /// Part of the public API, for browsers on other origins too (CORS applies).
+        public var isPublic: Bool = false
     }
 
     private struct Entry: Sendable {
@@ -45,17 +53,20 @@ public struct Router: Sendable {
     /// Every registered route in registration order.
     public var routes: [Route] { entries.map(\.route) }
 
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    public mutating func add(_ method: String, _ pattern: String, public isPublic: Bool = false,
+                             _ handler: @escaping Handler) {
         let segments = Router.compile(pattern)
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             // Keyed by the path that splits into exactly these segments.
             let key = "/" + segments.map { if case let .literal(text) = $0 { text } else { "" } }.joined(separator: "/")
             literalRoutes[key, default: []].append(entries.count)
         }
-        entries.append(Entry(route: Route(method: method, pattern: pattern), segments: segments, handler: handler))
+        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), segments: segments, handler: handler))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
+        add("GET", pattern, public: isPublic, handler)
+    }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
 
     /// The outcome of matching a request against the table.
@@ -95,8 +106,21 @@ public struct Router: Sendable {
         return .methodNotAllowed(allow: allow.sorted())
     }
 
-    /// Routes `request` and runs its handler, or answers 404/405 as problem+json.
+    /// Every method some route answers, plus HEAD (with GET) and OPTIONS, sorted: the
+    /// `Allow` of `OPTIONS *`.
+    public var allowedMethods: [String] {
+        var methods = Set(entries.map(\.route.method))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        methods.insert("OPTIONS")
+        return methods.sorted()
+    }
+
+    /// Routes `request` and runs its handler, or answers 404/405 as problem+json, or 204 to
+    /// `OPTIONS *`.
     public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
+        if request.method == "OPTIONS" && request.target == "*" {
+            return .ready(HTTPResponse(status: .noContent, headers: ["Allow": allowedMethods.joined(separator: ", ")]))
+        }
         switch match(method: request.method, path: request.path) {
         case let .found(_, params, handler):
             return handler(request, params)

@@ -3,11 +3,17 @@ import Foundation
 /// Speaks the retired CoinDesk Bitcoin Price Index v1 format, so clients written for
 /// `api.coindesk.com/v1/bpi/…` keep working by changing only their base URL.
 ///
-/// Shape per CoinDesk's last public responses: `time.updated` (`Sep 28, 2015 01:23:00 UTC`),
-/// `time.updatedISO` (`2015-09-28T01:23:00+00:00`), `time.updateduk` (UK civil time, BST or
-/// GMT), `disclaimer`, `chartName: "Bitcoin"`, and `bpi.{CODE}` with `code`, HTML-entity
-/// `symbol`, `rate` (`"91,234.5600"`: thousands separators, 4 decimals), `description` and
-/// `rate_float` (the same value rounded to 4 decimals, as a JSON number).
+/// CoinDesk answered in two shapes, and clients read both by position as well as by name:
+/// - `currentprice.json`: `time`, `disclaimer`, `chartName: "Bitcoin"`, `bpi` with USD, GBP,
+///   EUR, each `{"code","symbol","rate","description","rate_float"}` (HTML-entity `symbol`);
+/// - `currentprice/{CODE}.json`: `time`, `disclaimer`, `bpi` (no `chartName`) with USD, then
+///   CODE (USD alone for USD), each `{"code","rate","description","rate_float"}`: no
+///   `symbol`, so `rate` is the second field (the coindeskr R package reads it there).
+///
+/// `time` is `updated` (`Sep 28, 2015 01:23:00 UTC`), `updatedISO`
+/// (`2015-09-28T01:23:00+00:00`) and `updateduk` (UK civil time, BST or GMT); `rate` is
+/// `"91,234.5600"` (thousands separators, 4 decimals) and `rate_float` the same value rounded
+/// to 4 decimals, as a JSON number. XBT is bitcoin (`CoinDeskCodes`).
 public enum CoinDeskBPIRenderer {
     /// The codes of `/v1/bpi/currentprice.json`, in CoinDesk's order.
     public static let headlineCodes = ["USD", "GBP", "EUR"]
@@ -21,11 +27,11 @@ public enum CoinDeskBPIRenderer {
     public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {
         switch query {
         case .bpiCurrentPrice:
-            return currentPrice(table, codes: headlineCodes.filter { table.rate($0) != nil })
+            return document(table, codes: headlineCodes.filter { table.rate($0) != nil }, shape: .headline)
         case let .bpiCurrentPriceIn(code):
-            try RatesRenderer.requireKnown([code], in: table)
+            try RatesRenderer.requireKnown([CoinDeskCodes.rateCode(code)], in: table)
             let codes = (table.rate("USD") != nil ? ["USD"] : []) + (code == "USD" ? [] : [code])
-            return currentPrice(table, codes: codes)
+            return document(table, codes: codes, shape: .perCurrency)
         case .bpiSupportedCurrencies:
             return supportedCurrencies(table)
         default:
@@ -33,7 +39,15 @@ public enum CoinDeskBPIRenderer {
         }
     }
 
-    static func currentPrice(_ table: RateTable, codes: [String]) -> [UInt8] {
+    /// Which of CoinDesk's two `currentprice` shapes to write.
+    enum Shape {
+        /// `currentprice.json`: with `chartName` and each entry's `symbol`.
+        case headline
+        /// `currentprice/{CODE}.json`: neither.
+        case perCurrency
+    }
+
+    static func document(_ table: RateTable, codes: [String], shape: Shape) -> [UInt8] {
         var w = JSONWriter(capacity: 700)
         w.raw("{")
         w.key("time", first: true)
@@ -43,15 +57,17 @@ public enum CoinDeskBPIRenderer {
         w.key("updateduk"); w.string(TimestampText.coinDeskUpdatedUK(table.updated))
         w.raw("}")
         w.key("disclaimer"); w.string(disclaimer(source: table.source))
-        w.key("chartName"); w.string("Bitcoin")
+        if shape == .headline { w.key("chartName"); w.string("Bitcoin") }
         w.key("bpi"); w.raw("{")
         for (n, code) in codes.enumerated() {
-            let currency = CurrencyDirectory.currency(code, in: table)
-            let rate = DecimalText.rounded(table.rate(code)!, scale: decimals)
+            let rateCode = CoinDeskCodes.rateCode(code)
+            let currency = CurrencyDirectory.currency(rateCode, in: table)
+            // Callers pass only codes the table quotes (checked above).
+            let rate = DecimalText.rounded(table.rate(rateCode) ?? 0, scale: decimals)
             w.key(code, first: n == 0)
             w.raw("{")
             w.key("code", first: true); w.string(code)
-            w.key("symbol"); w.string(HTMLEntities.encode(currency.symbol ?? code))
+            if shape == .headline { w.key("symbol"); w.string(HTMLEntities.encode(currency.symbol ?? code)) }
             w.key("rate"); w.string(DecimalText.grouped(rate, decimals: decimals))
             w.key("description"); w.string(currency.name)
             w.key("rate_float"); w.number(rate)
@@ -62,15 +78,16 @@ public enum CoinDeskBPIRenderer {
     }
 
     /// `[{"currency":"USD","country":"United States Dollar"},…]` (CoinDesk's field names; the
-    /// "country" holds the currency's name, as CoinDesk's did).
+    /// "country" holds the currency's name, as CoinDesk's did), sorted by code, BTC and XBT both.
     static func supportedCurrencies(_ table: RateTable) -> [UInt8] {
-        var w = JSONWriter(capacity: table.codes.count * 64)
+        let codes = CoinDeskCodes.supportedCodes(table)
+        var w = JSONWriter(capacity: codes.count * 64)
         w.raw("[")
-        for (n, code) in table.codes.enumerated() {
+        for (n, code) in codes.enumerated() {
             if n > 0 { w.raw(",") }
             w.raw("{")
             w.key("currency", first: true); w.string(code)
-            w.key("country"); w.string(CurrencyDirectory.currency(code, in: table).name)
+            w.key("country"); w.string(CurrencyDirectory.currency(CoinDeskCodes.rateCode(code), in: table).name)
             w.raw("}")
         }
         w.raw("]")

@@ -11,7 +11,7 @@ import Testing
 
     @Test func versionAndHelpExitZero() {
         let (v, vout) = run(["--version"])
-        #expect(v == 0 && vout.out == "almanac \(AlmanacVersion.string)")
+        #expect(v == 0 && vout.out == "almanac \(AlmanacVersion.string) (commit \(AlmanacVersion.commit))")
         for args in [["--help"], ["-h"], ["serve", "--help"], ["help"]] {
             let (h, hout) = run(args)
             #expect(h == 0 && hout.out.contains("Usage:") && hout.out.contains("check-config"), "\(args)")

@@ -84,6 +84,31 @@ enum AlmanacBinary {
         }
     }
 
+    /// `almanac serve` on 127.0.0.1:`port`, the rates providers pointed at `stub`, no retries,
+    /// plus `extra` settings.
+    static func serve(port: Int, stub: StubUpstream, _ extra: [String: String] = [:]) throws -> Spawned {
+        try Spawned(["serve"], environment: [
+            "ALMANAC_SERVER_HOST": "127.0.0.1",
+            "ALMANAC_SERVER_PORT": String(port),
+            "ALMANAC_UPSTREAM_RETRIES": "0",
+            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
+            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
+        ].merging(extra) { _, new in new })
+    }
+
+    /// Waits until `/healthz` on `port` answers 200; records the process's output as an issue
+    /// and returns false when it never does.
+    static func waitUntilServing(_ spawned: Spawned, port: Int) async -> Bool {
+        let up = await eventually("/healthz answering 200", timeout: 30) {
+            guard let client = try? WireClient(port: port, timeout: 5) else { return false }
+            guard (try? await client.request("GET", "/healthz")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200
+        }
+        if !up { Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)") }
+        return up
+    }
+
     /// Runs the binary to completion (bounded) and returns its status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> (status: Int32?, stdout: String, stderr: String) {
@@ -98,11 +123,18 @@ extension FullStackTests {
     /// The real executable: command line, configuration errors, serving and draining on SIGTERM.
     @Suite(.enabled(if: AlmanacBinary.exists, "no executable at .build/debug/almanac: run `swift build --build-tests` first"))
     struct Binary {
-        @Test func version() async throws {
+        /// `almanac 0.1.0 (commit 1a2b3c4d5e6f)`: the commit the build was given (`make` sets
+        /// ALMANAC_COMMIT from git for every build, tests included), else "unknown".
+        @Test func versionNamesTheCommit() async throws {
             let r = try await AlmanacBinary.run(["--version"])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.hasPrefix("almanac "), "\(r.stdout)")
-            #expect(r.stdout.contains(AlmanacVersion.string))
+            #expect(r.stdout == "almanac \(AlmanacVersion.string) (commit \(AlmanacVersion.commit))\n", "\(r.stdout)")
+            let commit = AlmanacVersion.commit
+            #expect(commit == "unknown" || commit.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || $0 == "-" || $0.properties.isAlphabetic },
+                    "\(commit)")
+            if let given = ProcessInfo.processInfo.environment["ALMANAC_COMMIT"], !given.isEmpty {
+                #expect(commit == given, "the build was told \(given)")
+            }
         }
 
         @Test func checkConfigNamesTheBadKey() async throws {
@@ -133,31 +165,16 @@ extension FullStackTests {
             }
             let port = try freeLoopbackPort()
             let grace = 5.0
-            let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
-                "ALMANAC_SERVER_HOST": "127.0.0.1",
-                "ALMANAC_SERVER_PORT": String(port),
+            let spawned = try AlmanacBinary.serve(port: port, stub: stub, [
                 "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": String(Int(grace)),
-                "ALMANAC_UPSTREAM_RETRIES": "0",
                 "ALMANAC_UPSTREAM_TIMEOUT_MS": "30000",
-                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-                "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
             ])
             defer {
                 gate.open()
                 spawned.kill()
                 spawned.removeFiles()
             }
-
-            let up = await eventually("/healthz answering 200", timeout: 30) {
-                guard let client = try? WireClient(port: port, timeout: 5) else { return false }
-                guard (try? await client.request("GET", "/healthz")) != nil,
-                      let r = try? await client.readResponse() else { return false }
-                return r.status == 200
-            }
-            guard up else {
-                Issue.record("stdout: \(spawned.stdout)\nstderr: \(spawned.stderr)")
-                return
-            }
+            guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
 
             // A slow request in flight (held at the upstream) and an idle keep-alive connection.
             let inFlight = try WireClient(port: port, timeout: 30)
@@ -204,6 +221,72 @@ extension FullStackTests {
             let log = spawned.stdout
             #expect(log.contains("\"in-flight\""), "access log line for the drained request")
             #expect(log.contains("draining"))
+        }
+
+        /// An orchestrator's view: SIGHUP is survived with a log line; SIGTERM with
+        /// `server.shutdownDelaySeconds` keeps accepting and serving new connections while
+        /// `/readyz` says 503 (with `Retry-After`), then drains and exits 0.
+        @Test func sighupIsSurvivedAndSIGTERMWaitsOutTheDelay() async throws {
+            let stub = try StubUpstream()
+            defer { stub.stop() }
+            FullStackFixtures.scriptAll(stub)
+            let port = try freeLoopbackPort()
+            let delay = 4.0
+            let spawned = try AlmanacBinary.serve(port: port, stub: stub, [
+                "ALMANAC_SERVER_SHUTDOWN_DELAY_SECONDS": String(Int(delay)),
+                "ALMANAC_SERVER_SHUTDOWN_GRACE_SECONDS": "3",
+            ])
+            defer {
+                spawned.kill()
+                spawned.removeFiles()
+            }
+            func get(_ target: String) async throws -> WireResponse {
+                let client = try WireClient(port: port, timeout: 5)
+                try await client.request("GET", target)
+                return try await client.readResponse()
+            }
+            guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
+            // An idle keep-alive connection opened before the signal.
+            let idle = try WireClient(port: port, timeout: 30)
+            try await idle.request("GET", "/healthz")
+            #expect(try await idle.readResponse().status == 200)
+
+            spawned.signal(SIGHUP)
+            await eventually("the SIGHUP log line") { spawned.stdout.contains("SIGHUP ignored") }
+            #expect(spawned.process.isRunning, "SIGHUP does not end the process")
+            #expect(try await get("/readyz").status == 200, "nor start a shutdown")
+
+            spawned.signal(SIGTERM)
+            let notReady = await eventually("/readyz answering 503 after SIGTERM") { (try? await get("/readyz"))?.status == 503 }
+            #expect(notReady)
+            // Still accepting and serving during the delay: several new connections, each
+            // answered in full, and the keep-alive connection from before still works.
+            var servedDuringDelay = 0
+            for _ in 0..<3 {
+                let ready = try await get("/readyz")
+                #expect(ready.status == 503)
+                #expect(ready.header("Retry-After") == "1")
+                let rates = try await get("/v1/rates/USD")
+                #expect(rates.status == 200)
+                #expect(rates.json?["rate"] == .number("91234.56"))
+                #expect(rates.header("Connection")?.lowercased() != "close", "serving as usual")
+                servedDuringDelay += 1
+                try await Task.sleep(nanoseconds: 200_000_000)
+            }
+            #expect(servedDuringDelay == 3)
+            try await idle.request("GET", "/v1/currencies")
+            #expect(try await idle.readResponse().status == 200)
+            #expect(spawned.process.isRunning)
+
+            let status = await spawned.exitStatus(within: delay + 3 + 10)
+            #expect(status == 0, "exit status \(String(describing: status)); stderr: \(spawned.stderr)")
+            #expect(await idle.isClosedByPeer(within: 5), "the drain closed the idle connection")
+            let log = spawned.stdout
+            let lines = ["SIGHUP ignored", "shutdown requested", "shutdown delay", "draining", "stopped"]
+            let positions = lines.map { log.range(of: $0)?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil }, "\(log)")
+            let found = positions.compactMap { $0 }
+            #expect(found == found.sorted(), "in this order: \(lines)")
         }
     }
 }

@@ -144,7 +144,7 @@ extension FullStackTests {
                     return
                 }
                 #expect(list.compactMap { if case let .string(c)? = $0["currency"] { c } else { nil } }
-                    == ["BTC", "ETH", "EUR", "GBP", "JPY", "USD"])
+                    == ["BTC", "ETH", "EUR", "GBP", "JPY", "USD", "XBT"])
                 #expect(list.allSatisfy { FullStack.keys($0) == ["country", "currency"] })
                 // One table serves every endpoint: one upstream request in all.
                 #expect(s.count(F.coinbasePath) == 1)

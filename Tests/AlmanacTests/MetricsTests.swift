@@ -157,7 +157,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         #expect(text.contains(#"almanac_cache_bytes{namespace="rates"} 1200"#))
         #expect(text.contains(#"almanac_upstream_requests_total{provider="weird\"\\\nname",outcome="timeout"} 1"#))
         #expect(text.contains(#"almanac_upstream_request_duration_seconds_bucket{provider="coinbase",le="+Inf"} 2"#))
-        #expect(text.contains(#"almanac_build_info{version="\#(AlmanacVersion.string)",swift="\#(AlmanacVersion.swiftVersion)"} 1"#))
+        #expect(text.contains(#"almanac_build_info{version="\#(AlmanacVersion.string)",commit="\#(AlmanacVersion.commit)",swift="\#(AlmanacVersion.swiftVersion)"} 1"#))
         let rss = parsed.samples.first { $0.name == "process_resident_memory_bytes" }?.value ?? 0
         #expect(rss > 0)
     }

@@ -73,6 +73,7 @@ extension EndToEnd {
             #expect(r.status == 503)
             #expect(r.header("Connection") == "close")
             #expect(r.header("Content-Type") == "application/problem+json")
+            #expect(r.header("Retry-After") == "1")
             #expect(await third.isClosedByPeer())
             // The first two still work.
             try await a.request("GET", "/echo/a")

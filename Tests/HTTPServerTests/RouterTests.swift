@@ -52,6 +52,31 @@ import Testing
         #expect(text.contains("/nope"))
     }
 
+    /// RFC 9110 §9.3.7: `OPTIONS *` is about the server, answered with every method it serves.
+    @Test func optionsAsteriskListsTheServersMethods() {
+        let (status, text, headers) = body("OPTIONS", "*")
+        #expect(status == 204)
+        #expect(text.isEmpty)
+        #expect(headers["Allow"] == "DELETE, GET, HEAD, OPTIONS")
+        var onlyGet = Router()
+        onlyGet.get("/healthz") { _, _ in .ready(HTTPResponse()) }
+        #expect(onlyGet.allowedMethods == ["GET", "HEAD", "OPTIONS"])
+        // OPTIONS on a path is about that path: a 405 where no route answers OPTIONS.
+        #expect(body("OPTIONS", "/admin/cache").0 == 405)
+    }
+
+    @Test func routesDeclareThemselvesPublic() {
+        var r = Router()
+        r.get("/v1/rates", public: true) { _, _ in .ready(HTTPResponse()) }
+        r.get("/metrics") { _, _ in .ready(HTTPResponse()) }
+        #expect(r.routes.map(\.isPublic) == [true, false])
+        guard case let .found(route, _, _) = r.match(method: "HEAD", path: "/v1/rates") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(route.isPublic)
+    }
+
     @Test func wrongMethodIs405WithAllow() {
         let (status, _, headers) = body("POST", "/admin/cache")
         #expect(status == 405)

@@ -102,7 +102,8 @@ import Testing
         let json = try JSONParser.parse(try RatesRenderer.render(.bpiCurrentPriceIn(code: "ETH"), table: table))
         guard case let .object(bpi)? = json["bpi"] else { Issue.record("no bpi"); return }
         #expect(bpi.keys.sorted() == ["ETH", "USD"])
-        #expect(json["bpi"]?["ETH"]?["symbol"] == .string("ETH"))
+        #expect(json["bpi"]?["ETH"]?["symbol"] == nil, "the per-currency shape has no symbol")
+        #expect(json["chartName"] == nil, "nor a chartName")
         #expect(json["bpi"]?["ETH"]?["rate"] == .string("29.8000"))
         #expect(json["bpi"]?["ETH"]?["description"] == .string("ETH"))
         let usdOnly = try JSONParser.parse(try RatesRenderer.render(.bpiCurrentPriceIn(code: "USD"), table: table))
@@ -113,7 +114,8 @@ import Testing
     @Test func coinDeskSupportedCurrenciesShape() throws {
         let body = String(decoding: try RatesRenderer.render(.bpiSupportedCurrencies, table: table), as: UTF8.self)
         #expect(body == #"[{"currency":"BTC","country":"Bitcoin"},{"currency":"ETH","country":"ETH"},{"currency":"EUR","country":"Euro"},"#
-            + #"{"currency":"GBP","country":"British Pound Sterling"},{"currency":"USD","country":"United States Dollar"}]"#)
+            + #"{"currency":"GBP","country":"British Pound Sterling"},{"currency":"USD","country":"United States Dollar"},"#
+            + #"{"currency":"XBT","country":"Bitcoin"}]"#)
     }
 
     @Test func rateFloatIsRoundedToFourDecimals() throws {

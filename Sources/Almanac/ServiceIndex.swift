@@ -1,0 +1,114 @@
+import Foundation
+import HTTPServer
+
+/// `GET /`: what someone who opens the bare URL (a person, a browser, a script exploring the
+/// service) needs to find their way: the service's name, version and commit, links to the
+/// OpenAPI document and the docs, and every endpoint this instance serves, by group.
+///
+/// Built once, when the routing table is complete, from that table and the OpenAPI document
+/// (groups are its tags, in its order; each endpoint's summary is its operation's), so it
+/// lists exactly what this instance answers: the admin group appears only when the admin API
+/// is on, and a route the document does not describe still appears, under "other".
+public enum ServiceIndex {
+    public static let path = "/"
+
+    /// Registers `GET /` over everything registered so far (call it last).
+    public static func register(on router: inout Router) {
+        let routes = router.routes.map { ($0.method, $0.pattern) } + [("GET", path)]
+        let body = render(routes: routes)
+        router.get(path, public: true) { _, _ in
+            .ready(HTTPResponse.json(body, headers: ["Cache-Control": "no-store"]))
+        }
+    }
+
+    /// Where the documentation lives.
+    public static let docsURL = AlmanacVersion.projectURL + "/tree/main/docs"
+    public static let readmeURL = AlmanacVersion.projectURL + "#readme"
+
+    /// One operation of the OpenAPI document.
+    private struct Operation {
+        var path: String
+        var tag: String
+        var summary: String
+    }
+
+    static func render(routes: [(method: String, pattern: String)]) -> [UInt8] {
+        let (tags, operations) = documented()
+        var groups: [(name: String, description: String, endpoints: [(String, String, String)])] =
+            tags.map { ($0.name, $0.description, []) }
+        for (method, pattern) in routes {
+            let operation = operations[key(method, pattern)]
+            let entry = (method, operation?.path ?? pattern, operation?.summary ?? "")
+            let tag = operation?.tag ?? "other"
+            if let index = groups.firstIndex(where: { $0.name == tag }) {
+                groups[index].endpoints.append(entry)
+            } else {
+                groups.append((tag, "Endpoints the OpenAPI document does not describe.", [entry]))
+            }
+        }
+        var out = "{\"service\":\"almanac\",\"version\":"
+        JSONText.appendString(AlmanacVersion.string, to: &out)
+        out += ",\"commit\":"
+        JSONText.appendString(AlmanacVersion.commit, to: &out)
+        out += ",\"description\":\"Cached exchange rates and ISBN book lookups.\""
+        out += ",\"links\":{\"openapi\":\"/openapi.json\",\"docs\":"
+        JSONText.appendString(docsURL, to: &out)
+        out += ",\"readme\":"
+        JSONText.appendString(readmeURL, to: &out)
+        out += ",\"problems\":"
+        JSONText.appendString(String(Problem.typeBase.dropLast()), to: &out)
+        out += "},\"groups\":["
+        var firstGroup = true
+        for group in groups where !group.endpoints.isEmpty {
+            out += firstGroup ? "{\"name\":" : ",{\"name\":"
+            firstGroup = false
+            JSONText.appendString(group.name, to: &out)
+            out += ",\"description\":"
+            JSONText.appendString(group.description, to: &out)
+            out += ",\"endpoints\":["
+            for (n, (method, path, summary)) in group.endpoints.enumerated() {
+                out += n == 0 ? "{\"method\":" : ",{\"method\":"
+                JSONText.appendString(method, to: &out)
+                out += ",\"path\":"
+                JSONText.appendString(path, to: &out)
+                out += ",\"summary\":"
+                JSONText.appendString(summary, to: &out)
+                out += "}"
+            }
+            out += "]}"
+        }
+        out += "]}"
+        return Array(out.utf8)
+    }
+
+    /// The document's tags in order, and its operations by `key(method, path)`.
+    private static func documented() -> (tags: [(name: String, description: String)], operations: [String: Operation]) {
+        guard let doc = try? JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any] else {
+            return ([], [:])
+        }
+        let tags = (doc["tags"] as? [[String: Any]] ?? []).compactMap { tag -> (String, String)? in
+            guard let name = tag["name"] as? String else { return nil }
+            return (name, tag["description"] as? String ?? "")
+        }
+        var operations: [String: Operation] = [:]
+        for (path, item) in doc["paths"] as? [String: [String: Any]] ?? [:] {
+            for (method, value) in item {
+                guard let operation = value as? [String: Any] else { continue }
+                let tag = (operation["tags"] as? [String])?.first ?? "other"
+                operations[key(method.uppercased(), path)] =
+                    Operation(path: path, tag: tag, summary: operation["summary"] as? String ?? "")
+            }
+        }
+        return (tags, operations)
+    }
+
+    /// `GET /v1/rates/{}`: placeholder names do not matter, the shape does.
+    private static func key(_ method: String, _ pattern: String) -> String {
+        var out = method + " "
+        var inside = false
+        for scalar in pattern.unicodeScalars {
+            if scalar == "{" { inside = true; out += "{}" } else if scalar == "}" { inside = false } else if !inside { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}
