@@ -13,6 +13,10 @@ extension ConfigurationKey {
             optional("server.adminToken", \.server.adminToken, secret: true,
                      expected: "at least 8 printable ASCII characters without spaces, or null",
                      valid: { isToken($0) && $0.count >= 8 }),
+            optional("server.publicBaseUrl", \.server.publicBaseUrl, secret: false,
+                     expected: "an http:// or https:// URL with a host, no userinfo, query or fragment, or null",
+                     valid: isBaseURL),
+            boolean("server.trustForwardedHeaders", \.server.trustForwardedHeaders),
 
             integer("cache.maxEntries", \.cache.maxEntries, 1...100_000_000),
             integer("cache.maxBytes", \.cache.maxBytes, 1024...1_099_511_627_776),
