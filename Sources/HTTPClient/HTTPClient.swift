@@ -28,6 +28,11 @@ public struct UpstreamRequest: Sendable {
     }
 }
 
+extension UpstreamRequest {
+    /// The URL with the values of `secretQueryParameters` replaced: the form logs may show.
+    public var redactedURL: String { URLRedactor.redact(url, secrets: secretQueryParameters) }
+}
+
 public struct UpstreamHeader: Sendable, Equatable {
     public var name: String
     public var value: String
@@ -90,6 +95,14 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
         self.detail = detail
         self.diagnostic = diagnostic
         self.url = url
+    }
+
+    /// This error with `url` set when it has none yet: providers attach the URL they asked to
+    /// failures they detect themselves (a status, a malformed body), for the log line.
+    public func at(_ url: String) -> UpstreamError {
+        var error = self
+        if error.url == nil { error.url = url }
+        return error
     }
 
     /// True when the upstream did not answer in time: 504 rather than 502.
