@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPServer
 
 /// The absolute base (`https://books.example.com`) of links almanac writes into answers: the
@@ -19,7 +20,7 @@ public struct PublicLinks: Sendable, Equatable {
     public var trustForwardedHeaders: Bool
 
     public init(baseUrl: String? = nil, trustForwardedHeaders: Bool = false) {
-        self.baseUrl = baseUrl.map { var s = Substring($0); while s.hasSuffix("/") { s = s.dropLast() }; return String(s) }
+        self.baseUrl = baseUrl.map(BaseURL.trimmed)
         self.trustForwardedHeaders = trustForwardedHeaders
     }
 

@@ -18,11 +18,7 @@ enum ProviderFetch {
         guard (200..<300).contains(response.status) else {
             throw UpstreamError(.other, provider: provider, detail: "HTTP \(response.status)", url: url)
         }
-        do {
-            return try parse(response.body, provider: provider)
-        } catch {
-            throw error.at(url)
-        }
+        return try decoding(url) { () throws(UpstreamError) in try parse(response.body, provider: provider) }
     }
 
     /// Runs a provider's decoding, attaching `url` to its failure for the log line.
