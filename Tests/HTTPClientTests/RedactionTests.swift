@@ -36,6 +36,8 @@ import Testing
         #expect(UpstreamMetrics.outcomeLabel(for: .connectionRefused) == "connection_refused")
         #expect(UpstreamMetrics.outcomeLabel(for: .tooLarge) == "too_large")
         #expect(UpstreamMetrics.outcomeLabel(for: .dns) == "dns")
+        #expect(UpstreamMetrics.outcomeLabel(for: .invalidURL) == "invalid_url")
+        #expect(UpstreamMetrics.outcomeLabel(for: .redirected) == "redirected")
         #expect(UpstreamMetrics.outcomeLabel(forStatus: 503) == "http_5xx")
     }
 }
