@@ -1,3 +1,5 @@
+import HTTPClient
+
 /// The table of every key (API.md §1). Order is the documentation order.
 extension ConfigurationKey {
     static var all: [ConfigurationKey] {
@@ -46,7 +48,10 @@ extension ConfigurationKey {
                      expected: "a two-letter upper-case country code (ISO 3166-1), or null",
                      valid: { $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }),
             url("books.openLibrary.baseUrl", \.books.openLibrary.baseUrl),
-            url("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl),
+            // Seeds the cover allow-list, which only holds origins `UpstreamOrigin` accepts.
+            string("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl,
+                   expected: "an http:// or https:// URL with a host name or dotted-quad IPv4 address and no query",
+                   valid: { isBaseURL($0) && (try? UpstreamOrigin.parse($0).get()) != nil }),
             integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
 
             choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),

@@ -82,6 +82,16 @@ import Testing
         #expect(out.err.contains(#"got "https://***@g.example" (from config/almanac.json)"#))
     }
 
+    @Test func coversBaseUrlMustBeAnOriginThePolicyCanHold() {
+        for bad in ["http://[::1]:9000", "http://2130706433:9000", "https://covers.example.com."] {
+            let (code, out) = run(["check-config"], env: ["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": bad])
+            #expect(code == 2, "\(bad)")
+            #expect(out.err.contains("books.openLibrary.coversBaseUrl: expected an http:// or https:// URL with a host name or dotted-quad IPv4 address"), "\(out.err)")
+        }
+        let (code, out) = run(["check-config"], env: ["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": "http://127.0.0.1:9000/covers"])
+        #expect(code == 0, "\(out.err)")
+    }
+
     @Test func linkAndProxyKeysAreCheckedAndPrinted() throws {
         let (code, out) = run(["check-config"], env: [
             "ALMANAC_SERVER_PUBLIC_BASE_URL": "https://books.example.com/almanac", "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "yes",
