@@ -177,8 +177,13 @@ extension FullStackTests {
                     let response = try await s.get("/healthz", headers: ["X-Request-ID: xff-\(trusted)",
                                                                          "X-Forwarded-For: 198.51.100.9, 203.0.113.7"])
                     #expect(response.status == 200)
-                    s.app.logger.flushAccessLog()
-                    let line = s.logs.lines.first { $0.contains(#""request_id":"xff-\#(trusted)""#) }
+                    // The line is handed over once the response is written: wait for it.
+                    func line() -> String? {
+                        s.app.logger.flushAccessLog()
+                        return s.logs.lines.first { $0.contains(#""request_id":"xff-\#(trusted)""#) }
+                    }
+                    await eventually("the access line") { line() != nil }
+                    let line = line()
                     #expect(line?.contains(trusted ? #""remote":"203.0.113.7""# : #""remote":"127.0.0.1""#) == true, "\(line ?? "no line")")
                 }
             }
