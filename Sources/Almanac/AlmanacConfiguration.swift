@@ -30,6 +30,14 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// None: the admin API is off and its routes answer 404 as if they did not exist.
         public var adminToken: String?
         public var cors = CORS()
+        /// Where clients reach almanac (`https://books.example.com`, a path prefix allowed):
+        /// the base of absolute links almanac writes (Google-compatible `imageLinks`). None:
+        /// built from the request's `Host` (and forwarded headers when trusted).
+        public var publicBaseUrl: String?
+        /// Behind one trusted reverse proxy: `Forwarded` / `X-Forwarded-Proto` /
+        /// `X-Forwarded-Host` shape absolute links, and the access log's client address comes
+        /// from `X-Forwarded-For`. Off by default: a direct client could forge them.
+        public var trustForwardedHeaders = false
         public init() {}
 
         /// `server.cors.*`: which web pages on other origins may read the public API.

@@ -40,11 +40,13 @@ public struct AlmanacPlugins: Sendable {
             routes: [
                 { router, ctx in
                     RatesRoutes.register(on: &router, service: RatesService(
-                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache),
+                        logger: ctx.logger)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(
-                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache),
+                        logger: ctx.logger, links: ctx.configuration.publicLinks)
                 },
             ],
             makeHTTPClient: { config, _ in CurlHTTPClient(configuration: config) },

@@ -17,7 +17,7 @@ extension BooksRoutes {
     /// are one book (`0306406152`, `978-0-306-40615-7`) share one lookup. The response is 200
     /// whenever the request itself is well-formed; it may be cached by clients for as long as
     /// its least fresh entry, unless an entry failed upstream (then `no-store`).
-    static func batch(_ request: HTTPRequest, service: BooksService) -> HTTPResponseFuture {
+    static func batch(_ request: HTTPRequest, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
         var given: [String] = []
         for item in request.queryItems where item.name == "isbn" {
             for piece in item.value.split(separator: ",") {
@@ -49,7 +49,8 @@ extension BooksRoutes {
                         do {
                             return BatchLookup(isbn: isbn, answer: .success(try await service.book(isbn)))
                         } catch {
-                            return BatchLookup(isbn: isbn, answer: .failure(BooksProblems.problem(for: error)))
+                            return BatchLookup(isbn: isbn, answer: .failure(
+                                BooksProblems.problem(for: error, requestID: request.requestID, logger: logger)))
                         }
                     }
                 }

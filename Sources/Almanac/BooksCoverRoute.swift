@@ -4,7 +4,7 @@ import HTTPServer
 
 extension BooksRoutes {
     /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached.
-    static func cover(_ request: HTTPRequest, isbnText: String, service: BooksService) -> HTTPResponseFuture {
+    static func cover(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
         let isbn: ISBN
         switch BooksProblems.parse(isbnText) {
         case let .success(parsed): isbn = parsed
@@ -22,7 +22,7 @@ extension BooksRoutes {
                     return BooksProblems.noCover(isbn).response
                 }
             } catch {
-                return BooksProblems.problem(for: error).response
+                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
             }
         }
     }

@@ -30,19 +30,21 @@ public enum BooksProblems {
         Problem(status: .badRequest, slug: "bad-request", detail: detail)
     }
 
-    /// Upstream failures: 504 when every provider timed out, else 502 (API.md §4).
-    public static func problem(for error: any Error) -> Problem {
+    /// Upstream failures: 504 when every provider timed out, else 502. Each failure is logged
+    /// (warn, with the upstream URL) under `requestID`, which the detail names.
+    public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
         case let failed as ProvidersFailed:
-            return UpstreamProblem.problem(forAll: failed.failures)
+            return UpstreamProblem.report(failed.failures, requestID: requestID, logger: logger)
         case let upstream as UpstreamError:
-            return UpstreamProblem.problem(for: upstream)
+            return UpstreamProblem.report([upstream], requestID: requestID, logger: logger)
         case is CancellationError:
             return Problem(status: .serviceUnavailable, slug: "cancelled",
                            detail: "The lookup was cancelled; try again.")
         default:
+            logger?.warn("book lookup failed", ["error": .string(String(describing: error)), "request_id": .string(requestID)])
             return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
-                           detail: "The book lookup failed.")
+                           detail: "The book lookup failed" + (requestID.isEmpty ? "." : " (request id \(requestID))."))
         }
     }
 

@@ -42,8 +42,10 @@ public enum BooksRendering {
     }
 
     /// Google Books' volumes list shape for clients written against Google: absent facts are
-    /// omitted (as Google omits them), not null. `imageLinks` carry the upstream image URL,
-    /// upgraded to https, exactly as such clients expect an absolute URL there.
+    /// omitted (as Google omits them), not null. `imageLinks` never carry the upstream image
+    /// URL: they point at almanac's own `/v1/books/{isbn13}/cover`, absolute as such clients
+    /// expect. The base depends on the request, so the stored bytes hold a placeholder that
+    /// `VolumesLinks.fill` replaces per response; no book, no cover → no `imageLinks`.
     public static func volumesJSON(_ book: Book?) -> String {
         guard let book else { return "{\"kind\":\"books#volumes\",\"totalItems\":0}" }
         var info: [String] = []
@@ -71,12 +73,9 @@ public enum BooksRendering {
         if let pageCount = book.pageCount { info.append("\"pageCount\":\(pageCount)") }
         array("categories", book.categories)
         string("language", book.language)
-        if let cover = book.coverURL {
-            var links = "\"imageLinks\":{\"smallThumbnail\":"
-            JSONText.appendString(cover, to: &links)
-            links += ",\"thumbnail\":"
-            JSONText.appendString(cover, to: &links)
-            info.append(links + "}")
+        if let path = book.coverPath {
+            let link = "\"" + VolumesLinks.basePlaceholder + path + "\""
+            info.append("\"imageLinks\":{\"smallThumbnail\":" + link + ",\"thumbnail\":" + link + "}")
         }
         return "{\"kind\":\"books#volumes\",\"totalItems\":1,\"items\":[{\"kind\":\"books#volume\",\"volumeInfo\":{"
             + info.joined(separator: ",") + "}}]}"

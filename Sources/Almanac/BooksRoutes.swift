@@ -8,22 +8,27 @@ import HTTPServer
 public enum BooksRoutes {
     /// Registers `GET /v1/books/{isbn}`, `/v1/books/{isbn}/cover`, `/v1/books?isbn=…` and the
     /// Google-compatible `/books/v1/volumes?q=isbn:…`.
-    public static func register(on router: inout Router, service: BooksService) {
-        router.get("/v1/books", public: true) { request, _ in batch(request, service: service) }
+    ///
+    /// - Parameters:
+    ///   - logger: receives a warn line per upstream failure a client is told about.
+    ///   - links: how the Google-compatible `imageLinks` get their absolute base URL.
+    public static func register(on router: inout Router, service: BooksService, logger: Logger? = nil,
+                                links: PublicLinks = PublicLinks()) {
+        router.get("/v1/books", public: true) { request, _ in batch(request, service: service, logger: logger) }
         router.get("/v1/books/{isbn}", public: true) { request, parameters in
-            book(request, isbnText: parameters["isbn"] ?? "", service: service)
+            book(request, isbnText: parameters["isbn"] ?? "", service: service, logger: logger)
         }
         router.get("/v1/books/{isbn}/cover", public: true) { request, parameters in
-            cover(request, isbnText: parameters["isbn"] ?? "", service: service)
+            cover(request, isbnText: parameters["isbn"] ?? "", service: service, logger: logger)
         }
-        router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service) }
+        router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service, links: links, logger: logger) }
     }
 
     static let jsonType = "application/json; charset=utf-8"
     static let problemType = "application/problem+json"
 
     /// `GET /v1/books/{isbn}`: the book, or its cached 404.
-    static func book(_ request: HTTPRequest, isbnText: String, service: BooksService) -> HTTPResponseFuture {
+    static func book(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
         let isbn: ISBN
         switch BooksProblems.parse(isbnText) {
         case let .success(parsed): isbn = parsed
@@ -34,7 +39,7 @@ public enum BooksRoutes {
             do {
                 return bookResponse(try await service.book(isbn), request: request)
             } catch {
-                return BooksProblems.problem(for: error).response
+                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
             }
         }
     }

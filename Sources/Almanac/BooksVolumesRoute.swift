@@ -6,18 +6,18 @@ extension BooksRoutes {
     /// Google-Books-compatible `GET /books/v1/volumes?q=isbn:X` (or a bare ISBN, as the seed app
     /// sent barcodes): clients written for Google change only their base URL. Not found is 200
     /// with `totalItems: 0`, as Google answers; any other query is a 400 problem.
-    static func volumes(_ request: HTTPRequest, service: BooksService) -> HTTPResponseFuture {
+    static func volumes(_ request: HTTPRequest, service: BooksService, links: PublicLinks, logger: Logger?) -> HTTPResponseFuture {
         let isbn: ISBN
         switch volumesQuery(request.query("q")) {
         case let .success(parsed): isbn = parsed
         case let .failure(problem): return .ready(problem.response)
         }
-        if let hit = service.cachedBook(isbn) { return .ready(volumesResponse(hit, request: request)) }
+        if let hit = service.cachedBook(isbn) { return .ready(volumesResponse(hit, request: request, links: links)) }
         return .pending {
             do {
-                return volumesResponse(try await service.book(isbn), request: request)
+                return volumesResponse(try await service.book(isbn), request: request, links: links)
             } catch {
-                return BooksProblems.problem(for: error).response
+                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
             }
         }
     }
@@ -41,11 +41,27 @@ extension BooksRoutes {
     }
 
     /// Always 200 (`totalItems: 0` when not found), with the cache headers; the ETag differs
-    /// from `/v1/books`' because the bytes do.
-    static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
-        HTTPCaching.response(
-            for: request, body: lookup.value.volumesBody, contentType: jsonType,
-            etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes"),
+    /// from `/v1/books`' because the bytes do, and per link base for the same reason.
+    /// A book with a cover needs a base for its `imageLinks` (`PublicLinks`): a request whose
+    /// `Host` is not a valid host (and no `server.publicBaseUrl`) gets a 400.
+    static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest, links: PublicLinks) -> HTTPResponse {
+        let template = lookup.value.volumesBody
+        guard VolumesLinks.hasLinks(template) else {
+            return HTTPCaching.response(
+                for: request, body: template, contentType: jsonType,
+                etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes"),
+                freshness: HTTPCaching.Freshness(lookup))
+        }
+        guard let base = links.base(for: request) else {
+            return BooksProblems.badRequest(
+                "The Host header is not a valid host, so no absolute cover link can be written; send a valid Host "
+                    + "or set server.publicBaseUrl.").response
+        }
+        var response = HTTPCaching.response(
+            for: request, body: VolumesLinks.fill(template, base: base), contentType: jsonType,
+            etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes " + base),
             freshness: HTTPCaching.Freshness(lookup))
+        if let vary = links.varyingHeaders { response.headers.set("Vary", vary) }
+        return response
     }
 }

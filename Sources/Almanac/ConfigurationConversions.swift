@@ -20,6 +20,7 @@ extension AlmanacConfiguration {
         c.maxBodyBytes = server.maxBodyBytes
         c.shutdownGraceSeconds = server.shutdownGraceSeconds
         c.serverName = AlmanacVersion.serverName
+        c.trustForwardedHeaders = server.trustForwardedHeaders
         return c
     }
 

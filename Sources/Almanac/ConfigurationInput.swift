@@ -49,6 +49,21 @@ enum ConfigurationInput {
         }
     }
 
+    /// A JSON boolean, or `true`/`false`/`1`/`0`/`yes`/`no` as text (any case).
+    var boolean: Bool? {
+        switch self {
+        case let .text(s):
+            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: return nil
+            }
+        case let .json(v):
+            guard let n = v as? NSNumber, !(v is String), ConfigurationInput.isBoolean(n) else { return nil }
+            return n.boolValue
+        }
+    }
+
     /// A JSON array of strings, or comma-separated text (`coinbase, coingecko`).
     var stringList: [String]? {
         switch self {
@@ -61,7 +76,8 @@ enum ConfigurationInput {
         }
     }
 
-    /// The value as the error message quotes it: JSON as written, text in quotes.
+    /// The value as the error message quotes it: JSON as written, text in quotes, with any
+    /// credentials masked (`MessageText.quoted`).
     var quoted: String {
         switch self {
         case let .text(s): return MessageText.quoted(s)
@@ -94,8 +110,12 @@ enum ConfigurationInput {
 }
 
 enum MessageText {
-    /// A string in double quotes, shortened so a pasted blob cannot flood the terminal.
+    /// A string in double quotes, shortened so a pasted blob cannot flood the terminal, with
+    /// secrets masked first: userinfo in URLs (`http://***@host`), secret-looking query
+    /// parameters (`key=***`) and credentials after `Authorization`/`Bearer` (`Redactor`).
+    /// Configuration errors echo what was typed, and what was typed may be a password.
     static func quoted(_ s: String) -> String {
+        let s = Redactor().redact(s)
         let shown = s.count > 80 ? String(s.prefix(77)) + "..." : s
         return "\"" + shown.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }

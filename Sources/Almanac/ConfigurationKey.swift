@@ -75,6 +75,18 @@ struct ConfigurationKey {
             render: { $0[keyPath: kp] })
     }
 
+    /// `true` / `false` (JSON booleans; in the environment also `1` / `0`, `yes` / `no`).
+    static func boolean(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Bool>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "true or false", isSecret: false,
+            apply: { config, input in
+                guard let v = input.boolean else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
     static func url(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>) -> ConfigurationKey {
         string(path, kp, expected: "an http:// or https:// URL with a host and no query", valid: ConfigurationKey.isBaseURL)
     }
@@ -151,11 +163,15 @@ struct ConfigurationKey {
 
     /// `http(s)://host[:port][/path]`: base URLs are joined with fixed paths, so a query or
     /// fragment would corrupt every request.
+    /// Userinfo (`user:password@`) is refused: almanac never sends credentials in a URL, and
+    /// one in the configuration would be a secret printed wherever the URL is.
     static func isBaseURL(_ s: String) -> Bool {
         guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),
               scheme == "http" || scheme == "https",
               let host = c.host, !host.isEmpty,
-              c.query == nil, c.fragment == nil, c.user == nil else { return false }
+              c.query == nil, c.fragment == nil, c.user == nil, c.password == nil,
+              !(c.percentEncodedHost ?? "").contains("@"),
+              !s.utf8.contains(UInt8(ascii: "@")) else { return false }
         return true
     }
 

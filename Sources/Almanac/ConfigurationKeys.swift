@@ -1,3 +1,5 @@
+import HTTPClient
+
 /// The table of every key (API.md §1). Order is the documentation order.
 extension ConfigurationKey {
     static var all: [ConfigurationKey] {
@@ -15,6 +17,10 @@ extension ConfigurationKey {
                      expected: "at least 8 printable ASCII characters without spaces, or null",
                      valid: { isToken($0) && $0.count >= 8 }),
             origins("server.cors.allowedOrigins", \.server.cors.allowedOrigins),
+            optional("server.publicBaseUrl", \.server.publicBaseUrl, secret: false,
+                     expected: "an http:// or https:// URL with a host, no userinfo, query or fragment, or null",
+                     valid: isBaseURL),
+            boolean("server.trustForwardedHeaders", \.server.trustForwardedHeaders),
 
             integer("cache.maxEntries", \.cache.maxEntries, 1...100_000_000),
             integer("cache.maxBytes", \.cache.maxBytes, 1024...1_099_511_627_776),
@@ -44,7 +50,10 @@ extension ConfigurationKey {
                      expected: "a two-letter upper-case country code (ISO 3166-1), or null",
                      valid: { $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }),
             url("books.openLibrary.baseUrl", \.books.openLibrary.baseUrl),
-            url("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl),
+            // Seeds the cover allow-list, which only holds origins `UpstreamOrigin` accepts.
+            string("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl,
+                   expected: "an http:// or https:// URL with a host name or dotted-quad IPv4 address and no query",
+                   valid: { isBaseURL($0) && (try? UpstreamOrigin.parse($0).get()) != nil }),
             integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
 
             choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),

@@ -167,7 +167,8 @@ public enum OpenAPIDocument {
     "/v1/books/{isbn}/cover": {
       "get": {
         "tags": ["books"], "operationId": "getBookCover",
-        "summary": "The book's cover image, fetched only from hosts of configured providers, cached.",
+        "summary": "The book's cover image, fetched only from origins (scheme, host, port) of configured providers, cached.",
+        "description": "Cover URLs come from upstream answers, so they are held to the cover host policy: the configured providers' base URL origins plus the documented image hosts of the real providers (books.google.com and books.googleusercontent.com; the Internet Archive only while books.openLibrary.coversBaseUrl is the real one), over https on 443. URLs with userinfo, numeric-host tricks (decimal, octal, hex IPs), IPv6 literals, trailing dots or other schemes are refused. At most 3 redirects are followed, each checked before it is requested. A refused URL or hop is a 502 naming the provider whose answer named the image.",
         "parameters": [{"$ref": "#/components/parameters/isbn"}, {"$ref": "#/components/parameters/ifNoneMatch"}],
         "responses": {
           "200": {"description": "The image, with the upstream's image Content-Type.", "content": {"image/*": {"schema": {"type": "string", "contentMediaType": "image/*"}}}},
@@ -188,8 +189,8 @@ public enum OpenAPIDocument {
           {"name": "q", "in": "query", "required": true, "description": "isbn:<ISBN> or a bare ISBN; other queries answer 400, and so does an ISBN whose check digit is wrong (format isbn-query: the pattern plus the ISO 2108 check digit, which no pattern can express).", "schema": {"type": "string", "format": "isbn-query", "pattern": "^(isbn:)?([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "isbn:9780132350884"}}
         ],
         "responses": {
-          "200": {"description": "Zero or one volume.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Volumes"}}}},
-          "400": {"$ref": "#/components/responses/BadRequest"},
+          "200": {"description": "Zero or one volume. imageLinks point at almanac's own /v1/books/{isbn13}/cover, absolute: from server.publicBaseUrl when set, else from the request's Host (and, only with server.trustForwardedHeaders, the last Forwarded proto/host or X-Forwarded-Proto/X-Forwarded-Host element). No cover, no imageLinks.", "headers": {"Vary": {"description": "Forwarded, X-Forwarded-Proto, X-Forwarded-Host when links are built from trusted forwarded headers.", "schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Volumes"}}}},
+          "400": {"description": "Not an ISBN query, or (for a book with a cover and no server.publicBaseUrl) a Host header that is not a valid host.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
           "502": {"$ref": "#/components/responses/BadGateway"},
           "503": {"$ref": "#/components/responses/Unavailable"},
           "504": {"$ref": "#/components/responses/GatewayTimeout"}
@@ -289,8 +290,8 @@ public enum OpenAPIDocument {
       "NotFound": {"description": "Unknown route, currency or book.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unauthorized": {"description": "Missing or wrong bearer token.", "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "BadGateway": {"description": "Every upstream failed or sent garbage.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "GatewayTimeout": {"description": "The upstream did not answer in time.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "BadGateway": {"description": "Every upstream failed, sent garbage or answered with a redirect (upstream API calls never follow redirects). The detail names each provider, the cause class and the request id, e.g. \"coinbase: HTTP 503 (request id …)\", \"coinbase: redirected\", \"open-library: malformed answer (field …)\"; never an upstream URL, host or port (those are in the warn log line with the same request id).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "GatewayTimeout": {"description": "Every upstream asked timed out; the detail names them and the request id, e.g. \"google-books: timed out after 5000 ms (request id …)\".", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unavailable": {"description": "Overloaded or draining; retry after the seconds in Retry-After.", "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
     "schemas": {
@@ -426,7 +427,7 @@ public enum OpenAPIDocument {
               "industryIdentifiers": {"type": "array", "items": {"type": "object", "properties": {"type": {"type": "string"}, "identifier": {"type": "string"}}}},
               "pageCount": {"type": "integer"}, "categories": {"type": "array", "items": {"type": "string"}},
               "language": {"type": "string"},
-              "imageLinks": {"type": "object", "properties": {"smallThumbnail": {"type": "string"}, "thumbnail": {"type": "string"}}}
+              "imageLinks": {"type": "object", "description": "Absolute links to almanac's own cover endpoint, never an upstream URL; absent when there is no cover.", "properties": {"smallThumbnail": {"type": "string", "format": "uri", "example": "https://books.example.com/v1/books/9780132350884/cover"}, "thumbnail": {"type": "string", "format": "uri", "example": "https://books.example.com/v1/books/9780132350884/cover"}}}
             }}
           }}}
         }

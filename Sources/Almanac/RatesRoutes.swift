@@ -28,8 +28,10 @@ public enum RatesRoutes {
     }
 
     /// Registers the rates and CoinDesk-compatible endpoints.
-    public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo()) {
-        let endpoint = Endpoint(service: service, memo: memo)
+    /// - Parameter logger: receives a warn line per upstream failure a client is told about.
+    public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo(),
+                                logger: Logger? = nil) {
+        let endpoint = Endpoint(service: service, memo: memo, logger: logger)
         router.get("/v1/rates", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
@@ -65,20 +67,22 @@ public enum RatesRoutes {
         }
     }
 
-    /// The problem for a rates failure: client input (400/404), upstream (502/504).
-    public static func problem(for error: any Error) -> Problem {
+    /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
+    /// failures are logged (warn, with the upstream URL) under `requestID`, which the detail names.
+    public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
         case let e as RatesInputError:
             return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
         case let e as RatesUnavailable:
-            return UpstreamProblem.problem(forAll: e.failures)
+            return UpstreamProblem.report(e.failures, requestID: requestID, logger: logger)
         case let e as UpstreamError:
-            return UpstreamProblem.problem(for: e)
+            return UpstreamProblem.report([e], requestID: requestID, logger: logger)
         case is CancellationError:
             return Problem(status: .serviceUnavailable, slug: "cancelled", detail: "The request was cancelled before rates were available.")
         default:
+            logger?.warn("rates failed", ["error": .string(String(describing: error)), "request_id": .string(requestID)])
             return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
-                           detail: "Rates are unavailable: \(error)")
+                           detail: "Rates are unavailable" + (requestID.isEmpty ? "." : " (request id \(requestID))."))
         }
     }
 }
@@ -87,13 +91,14 @@ public enum RatesRoutes {
 private struct Endpoint: Sendable {
     let service: RatesService
     let memo: RenderMemo
+    let logger: Logger?
 
     func answer(_ request: HTTPRequest, _ parse: () throws(RatesInputError) -> RatesQuery) -> HTTPResponseFuture {
         let query: RatesQuery
         do {
             query = try parse()
         } catch {
-            return .ready(RatesRoutes.problem(for: error).response)
+            return .ready(RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response)
         }
         if let lookup = service.freshTable() {
             return .ready(respond(request, query, lookup))
@@ -102,7 +107,7 @@ private struct Endpoint: Sendable {
             do {
                 return respond(request, query, try await service.table())
             } catch {
-                return RatesRoutes.problem(for: error).response
+                return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
             }
         }
     }
@@ -113,7 +118,7 @@ private struct Endpoint: Sendable {
             return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
                                         etag: rendered.etag, freshness: HTTPCaching.Freshness(lookup))
         } catch {
-            return RatesRoutes.problem(for: error).response
+            return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
         }
     }
 }

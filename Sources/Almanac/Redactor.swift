@@ -33,7 +33,7 @@ public struct Redactor: Sendable {
         for secret in secrets where Redactor.contains(out, secret) {
             out = out.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        return Redactor.maskCredentials(in: Redactor.maskQueryParameters(in: out))
+        return Redactor.maskCredentials(in: Redactor.maskQueryParameters(in: Redactor.maskUserinfo(in: out)))
     }
 
     /// Appends `redact(text)` as a JSON string literal (`JSONText.appendString`) to `out`.
@@ -80,7 +80,7 @@ public struct Redactor: Sendable {
 
     /// Byte classes for `mightNeedMasking`, one bit each.
     private enum ByteClass {
-        /// Non-ASCII, CR (see `contains`) or `=` (query parameters): take the full path.
+        /// Non-ASCII, CR (see `contains`), `=` (query parameters) or `@` (userinfo): take the full path.
         static let masking: UInt8 = 1
         /// What a JSON string literal escapes: `"`, `\\` and control bytes.
         static let jsonEscape: UInt8 = 2
@@ -93,7 +93,7 @@ public struct Redactor: Sendable {
     private static let byteClasses: [UInt8] = (0..<256).map { value in
         let b = UInt8(value)
         var classes: UInt8 = 0
-        if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") { classes |= ByteClass.masking }
+        if b >= 0x80 || b == 0x0D || b == UInt8(ascii: "=") || b == UInt8(ascii: "@") { classes |= ByteClass.masking }
         if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { classes |= ByteClass.jsonEscape }
         switch b | (b >= 0x41 && b <= 0x5A ? 0x20 : 0) {
         case UInt8(ascii: "a"): classes |= ByteClass.letterA
@@ -126,6 +126,39 @@ public struct Redactor: Sendable {
         guard n <= text.count else { return n == 0 }
         for start in 0...(text.count - n) where text[start..<(start + n)].elementsEqual(needle) { return true }
         return false
+    }
+
+    /// `http://user:pass@host/` → `http://***@host/`: whatever precedes the last `@` of a URL's
+    /// authority is credentials.
+    static func maskUserinfo(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard i + 3 <= bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"),
+                  bytes[i + 2] == UInt8(ascii: "/") else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[i..<(i + 3)])
+            i += 3
+            var end = i
+            while end < bytes.count, !isAuthorityEnd(bytes[end]) { end += 1 }
+            if let at = bytes[i..<end].lastIndex(of: UInt8(ascii: "@")) {
+                out.append(contentsOf: mask.utf8)
+                i = at
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Where an authority ends in free text. `;`, `,` and `&` may be part of a password.
+    private static func isAuthorityEnd(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b == UInt8(ascii: "\"")
+            || b == UInt8(ascii: "'") || b == UInt8(ascii: " ") || b == UInt8(ascii: ">") || b < 0x20
     }
 
     /// `…?key=SECRET&x=1` → `…?key=***&x=1`: a parameter starts after `?`, `&` or `;`.

@@ -1,34 +1,57 @@
 import HTTPClient
 import HTTPServer
 
-/// Maps upstream failures to the problems clients see (API.md §4): a timeout is 504
-/// (`upstream-timeout`), every other failure 502 (`upstream-failed`). Details name the
-/// provider and the cause, never a URL with secrets (the client redacts before this point).
+/// Maps upstream failures to the problems clients see: a timeout is 504 (`upstream-timeout`),
+/// every other failure 502 (`upstream-failed`).
+///
+/// Two audiences, two texts. The problem's detail names the provider, the cause class and the
+/// request id ("google-books: timed out after 5000 ms (request id 5f0c…)"), never an upstream
+/// URL, host or port: a public error must not map the internal network. The operator's warn
+/// line, logged by `report`, carries the same request id with what the client does not see:
+/// the redacted upstream URL and libcurl's own message.
 public enum UpstreamProblem {
-    public static func problem(for error: UpstreamError) -> Problem {
-        if error.isTimeout {
-            return Problem(status: .gatewayTimeout, slug: "upstream-timeout",
-                           title: "Upstream timed out",
-                           detail: "\(error.provider) did not answer in time: \(error.detail)")
+    /// Logs one `warn` line per failure and returns the problem for all of them.
+    public static func report(_ failures: [UpstreamError], requestID: String, logger: Logger?) -> Problem {
+        if let logger {
+            for failure in failures where failure.kind != .cancelled {
+                logger.warn("upstream failed", [
+                    "provider": .string(failure.provider),
+                    "cause": .string(UpstreamMetrics.outcomeLabel(for: failure.kind)),
+                    "detail": .string(failure.detail),
+                    "diagnostic": .string(failure.diagnostic),
+                    "url": .string(failure.url ?? ""),
+                    "request_id": .string(requestID),
+                ])
+            }
         }
-        return Problem(status: .badGateway, slug: "upstream-failed",
-                       title: "Upstream failed",
-                       detail: "\(error.provider) failed (\(error.kind.rawValue)): \(error.detail)")
+        return problem(forAll: failures, requestID: requestID)
+    }
+
+    public static func problem(for error: UpstreamError, requestID: String = "") -> Problem {
+        problem(forAll: [error], requestID: requestID)
     }
 
     /// Several providers failed in turn: 504 only when every one of them timed out.
-    public static func problem(forAll errors: [UpstreamError]) -> Problem {
+    public static func problem(forAll errors: [UpstreamError], requestID: String = "") -> Problem {
+        let reference = requestID.isEmpty ? "" : " (request id \(requestID))"
         guard let first = errors.first else {
             return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
-                           detail: "No upstream provider is configured.")
+                           detail: "No upstream provider is configured\(reference).")
         }
-        if errors.count == 1 { return problem(for: first) }
-        let summary = errors.map { "\($0.provider): \($0.kind.rawValue) (\($0.detail))" }.joined(separator: "; ")
+        let causes = errors.count == 1 ? publicCause(first) : errors.map(publicCause).joined(separator: "; ")
         if errors.allSatisfy(\.isTimeout) {
             return Problem(status: .gatewayTimeout, slug: "upstream-timeout", title: "Upstream timed out",
-                           detail: "Every provider timed out: \(summary)")
+                           detail: (errors.count == 1 ? causes : "Every provider timed out: " + causes) + reference)
         }
         return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
-                       detail: "Every provider failed: \(summary)")
+                       detail: (errors.count == 1 ? causes : "Every provider failed: " + causes) + reference)
+    }
+
+    /// `provider: cause`. Details are written to be public (see `UpstreamError.detail`); as a
+    /// last line of defence, one that still looks like it holds a URL is replaced by its class.
+    static func publicCause(_ error: UpstreamError) -> String {
+        let text = error.publicDescription
+        guard text.contains("://") || text.contains("@") else { return text }
+        return "\(error.provider): " + UpstreamMetrics.outcomeLabel(for: error.kind).replacingOccurrences(of: "_", with: " ")
     }
 }

@@ -18,13 +18,15 @@ public struct Book: Sendable, Equatable {
     public var categories: [String]
     /// Upstream cover image URL (https, on a provider's host); never shown to clients as is.
     public var coverURL: String?
+    /// The provider whose answer named `coverURL`: a failed cover fetch is labelled by it.
+    public var coverSource: String?
     /// Providers whose answers were merged into this book, in configured order.
     public var sources: [String]
 
     public init(isbn: ISBN, title: String? = nil, subtitle: String? = nil, authors: [String] = [],
                 publisher: String? = nil, publishedDate: String? = nil, pageCount: Int? = nil,
                 language: String? = nil, description: String? = nil, categories: [String] = [],
-                coverURL: String? = nil, sources: [String] = []) {
+                coverURL: String? = nil, coverSource: String? = nil, sources: [String] = []) {
         self.isbn = isbn
         self.title = title
         self.subtitle = subtitle
@@ -36,6 +38,7 @@ public struct Book: Sendable, Equatable {
         self.description = description
         self.categories = categories
         self.coverURL = coverURL
+        self.coverSource = coverURL == nil ? nil : coverSource ?? sources.first
         self.sources = sources
     }
 

@@ -25,7 +25,10 @@ public enum BookMerge {
         book.language = book.language ?? other.language
         book.description = book.description ?? other.description
         if book.categories.isEmpty { book.categories = other.categories }
-        book.coverURL = book.coverURL ?? other.coverURL
+        if book.coverURL == nil {
+            book.coverURL = other.coverURL
+            book.coverSource = other.coverSource
+        }
         for source in other.sources where !book.sources.contains(source) { book.sources.append(source) }
         return book
     }

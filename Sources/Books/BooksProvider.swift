@@ -14,11 +14,19 @@ public protocol BooksProvider: Sendable {
 }
 
 extension BooksProvider {
-    /// Fails unless the upstream said 200: a 429 (quota) or a 5xx is a failure to fall through,
-    /// never a "not found" to cache.
-    func requireOK(_ response: UpstreamResponse) throws(UpstreamError) {
-        guard response.status == 200 else {
-            throw UpstreamError(.other, provider: name, detail: "answered HTTP \(response.status)")
+    /// The answer to `request`, decoded by `decode`, or the failure (with the redacted URL for
+    /// the log line). Fails unless the upstream said 200: a 429 (quota) or a 5xx is a failure to
+    /// fall through, never a "not found" to cache.
+    func fetch(_ request: UpstreamRequest, client: any HTTPClient,
+               decode: ([UInt8]) throws(UpstreamError) -> Book?) async throws -> Book? {
+        let response = try await client.get(request)
+        do throws(UpstreamError) {
+            guard response.status == 200 else {
+                throw UpstreamError(.other, provider: name, detail: "HTTP \(response.status)")
+            }
+            return try decode(response.body)
+        } catch {
+            throw error.at(request.redactedURL)
         }
     }
 }

@@ -81,13 +81,15 @@ public final class BooksService: Sendable {
     }
 
     /// The cover for `isbn`: looks the book up (cached), then fetches its cover URL (cached),
-    /// only from `coverHosts`, at most `maxCoverBytes`, and only if the answer is an image.
+    /// only from `coverHosts` (every redirect hop too), at most `maxCoverBytes`, and only if the answer is an image.
     public func cover(_ isbn: ISBN) async throws -> CoverResult {
         let bookLookup = try await book(isbn)
         guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
         guard let url = book.coverURL else { return .noCover(book) }
+        // Failures are labelled by the provider whose answer named this image.
+        let provider = book.coverSource ?? book.sources.first ?? "covers"
         let lookup = try await covers.value(for: isbn) { [self] in
-            let answer = try await fetchCover(url, isbn: isbn)
+            let answer = try await fetchCover(url, isbn: isbn, provider: provider)
             return CacheLoad(value: answer,
                              ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -95,55 +97,42 @@ public final class BooksService: Sendable {
         return .cover(lookup)
     }
 
-    func fetchCover(_ url: String, isbn: ISBN) async throws(UpstreamError) -> CoverAnswer {
-        let provider = coverProvider(for: url)
-        guard coverHosts.allows(url) else {
-            throw UpstreamError(.invalidURL, provider: provider,
-                                detail: "cover host \(UpstreamURL.host(of: url) ?? "(none)") is not a configured provider's host")
+    func fetchCover(_ url: String, isbn: ISBN, provider: String) async throws(UpstreamError) -> CoverAnswer {
+        if case .failure(let refusal) = coverHosts.check(url) {
+            throw UpstreamError(.invalidURL, provider: provider, detail: "cover URL refused by the cover host policy",
+                                diagnostic: refusal.description, url: url)
         }
         let response: UpstreamResponse
         do {
             response = try await client.get(UpstreamRequest(
                 url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
-                maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts))
+                maxResponseBytes: configuration.maxCoverBytes, redirects: .within(coverHosts.policy)))
         } catch let error as UpstreamError {
             throw error
         } catch {
-            throw UpstreamError(.other, provider: provider, detail: String(describing: error))
+            throw UpstreamError(.other, provider: provider, detail: "cover fetch failed", diagnostic: String(describing: error), url: url)
         }
         if response.status == 404 || response.status == 410 {
             return .missing(body: rendering.coverNotFound(isbn))
         }
         guard response.status == 200 else {
-            throw UpstreamError(.other, provider: provider, detail: "cover answered HTTP \(response.status)")
+            throw UpstreamError(.other, provider: provider, detail: "cover answered HTTP \(response.status)", url: url)
         }
         if !response.effectiveURL.isEmpty, !coverHosts.allows(response.effectiveURL) {
-            throw UpstreamError(.redirect, provider: provider, detail: "cover was redirected off the allowed hosts")
+            throw UpstreamError(.redirected, provider: provider, detail: "cover was redirected off the allowed origins",
+                                url: url)
         }
         guard response.body.count <= configuration.maxCoverBytes else {
-            throw UpstreamError(.tooLarge, provider: provider, detail: "cover exceeds \(configuration.maxCoverBytes) bytes")
+            throw UpstreamError(.tooLarge, provider: provider, detail: "cover exceeds \(configuration.maxCoverBytes) bytes", url: url)
         }
         guard let type = CoverMediaType.imageType(response.header("Content-Type")) else {
             throw UpstreamError(.malformed, provider: provider,
-                                detail: "cover Content-Type \(CoverMediaType.shown(response.header("Content-Type"))) is not an image")
+                                detail: "cover Content-Type \(CoverMediaType.shown(response.header("Content-Type"))) is not an image",
+                                url: url)
         }
         guard !response.body.isEmpty else {
-            throw UpstreamError(.malformed, provider: provider, detail: "cover body is empty")
+            throw UpstreamError(.malformed, provider: provider, detail: "cover body is empty", url: url)
         }
         return .image(response.body, contentType: type)
-    }
-
-    /// Metrics and error messages name the provider whose host serves the image.
-    func coverProvider(for url: String) -> String {
-        guard let host = UpstreamURL.host(of: url) else { return "covers" }
-        // Open Library's covers are re-based onto `coversBaseUrl`, so its host identifies them
-        // even when one mirror serves both providers.
-        if host == UpstreamURL.host(of: configuration.openLibrary.coversBaseUrl) {
-            return BooksProviderID.openLibrary.rawValue
-        }
-        if GoogleBooksProvider.imageHosts.contains(host) || host == UpstreamURL.host(of: configuration.googleBooks.baseUrl) {
-            return BooksProviderID.googleBooks.rawValue
-        }
-        return BooksProviderID.openLibrary.rawValue
     }
 }

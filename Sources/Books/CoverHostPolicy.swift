@@ -1,44 +1,60 @@
 import HTTPClient
-/// Which hosts a cover may be fetched from: only those of configured providers.
+
+/// Which origins a cover may be fetched from: only those of configured providers.
 ///
 /// A cover URL comes from an upstream's answer; fetching whatever it names would let a
 /// compromised or confused upstream (or a crafted catalogue record) point almanac at internal
-/// addresses. So the allow-list is built from configuration alone:
-/// - every configured provider's base URL host;
-/// - with `google-books`: Google's thumbnail hosts, `books.google.com` and
-///   `books.googleusercontent.com` (thumbnails redirect from the first to the second);
-/// - with `open-library`: the `coversBaseUrl` host, and, only while that is the real
-///   `covers.openlibrary.org`, `archive.org` and its subdomains, because Open Library stores
-///   most cover images at the Internet Archive (its operator) and answers with a redirect
-///   there. A mirror configured as `coversBaseUrl` is expected to serve its own bytes.
-/// The same set goes to the HTTP client as `allowedHosts`, so redirects are held to it too.
+/// addresses. So the allow-list is built from configuration alone, and every entry fixes
+/// scheme, host and port (default ports made explicit: `https://h` is `https://h:443`):
+/// - every configured provider's base URL origin (API and covers base URLs);
+/// - with `google-books`: Google's documented thumbnail hosts, `books.google.com` and
+///   `books.googleusercontent.com` (thumbnails redirect from the first to the second), over
+///   https on 443 only;
+/// - with `open-library`, and only while `coversBaseUrl` is the real
+///   `https://covers.openlibrary.org`: `archive.org` and its subdomains over https on 443,
+///   because Open Library stores most cover images at the Internet Archive (its operator) and
+///   answers with a redirect there. A mirror configured as `coversBaseUrl` serves its own bytes.
+/// URLs with userinfo, numeric-host tricks, IPv6 literals, trailing dots or other schemes are
+/// refused whatever the list holds (`UpstreamOrigin`). The same policy goes to the HTTP
+/// client with the request, so each redirect hop is held to it before it is requested.
 public struct CoverHostPolicy: Sendable, Equatable {
-    /// Exact host names, or `.suffix` entries matching subdomains (the client's convention).
-    public let hosts: Set<String>
+    public let policy: HostPolicy
 
-    public init(hosts: Set<String>) { self.hosts = hosts }
+    /// Google's documented thumbnail hosts, over https on 443.
+    public static let googleImageEntries: Set<HostPolicy.Entry> = Set(
+        GoogleBooksProvider.imageHosts.map { HostPolicy.Entry(scheme: "https", host: $0, port: 443) })
+    /// The real Open Library covers origin, and where it redirects: the Internet Archive.
+    public static let openLibraryCoversOrigin = UpstreamOrigin(scheme: "https", host: "covers.openlibrary.org", port: 443)
+    public static let internetArchiveEntry = HostPolicy.Entry(scheme: "https", host: "archive.org", port: 443,
+                                                              includesSubdomains: true)
+
+    public init(policy: HostPolicy) { self.policy = policy }
 
     public init(configuration: BooksConfiguration) {
-        var hosts = Set<String>()
+        var entries = Set<HostPolicy.Entry>()
+        func add(_ base: String) -> UpstreamOrigin? {
+            guard case .success(let origin) = UpstreamOrigin.parse(base) else { return nil }
+            entries.insert(HostPolicy.Entry(origin))
+            return origin
+        }
         for provider in configuration.providers {
             switch provider {
             case .googleBooks:
-                if let host = UpstreamURL.host(of: configuration.googleBooks.baseUrl) { hosts.insert(host) }
-                hosts.formUnion(GoogleBooksProvider.imageHosts)
+                _ = add(configuration.googleBooks.baseUrl)
+                entries.formUnion(Self.googleImageEntries)
             case .openLibrary:
-                if let host = UpstreamURL.host(of: configuration.openLibrary.baseUrl) { hosts.insert(host) }
-                if let host = UpstreamURL.host(of: configuration.openLibrary.coversBaseUrl) {
-                    hosts.insert(host)
-                    if host == "covers.openlibrary.org" { hosts.formUnion(["archive.org", ".archive.org"]) }
+                _ = add(configuration.openLibrary.baseUrl)
+                if add(configuration.openLibrary.coversBaseUrl) == Self.openLibraryCoversOrigin {
+                    entries.insert(Self.internetArchiveEntry)
                 }
             }
         }
-        self.hosts = hosts
+        self.policy = HostPolicy(entries)
     }
 
-    /// True when `url` is an absolute http(s) URL on an allowed host.
-    public func allows(_ url: String) -> Bool {
-        guard let host = UpstreamURL.host(of: url) else { return false }
-        return HostPolicy.allows(host, in: hosts)
-    }
+    /// True when `url` is an acceptable http(s) URL on an allowed origin.
+    public func allows(_ url: String) -> Bool { policy.allows(url) }
+
+    /// The URL's origin, or why it is refused.
+    public func check(_ url: String) -> Result<UpstreamOrigin, HostPolicy.Refusal> { policy.check(url) }
 }

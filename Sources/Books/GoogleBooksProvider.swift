@@ -29,9 +29,7 @@ public struct GoogleBooksProvider: BooksProvider {
     }
 
     public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
-        let response = try await client.get(request(for: isbn))
-        try requireOK(response)
-        return try decode(response.body, isbn: isbn)
+        try await fetch(request(for: isbn), client: client) { body throws(UpstreamError) in try decode(body, isbn: isbn) }
     }
 
     /// The matching volume in a volumes answer, or nil (not found).

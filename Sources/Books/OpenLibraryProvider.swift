@@ -17,9 +17,7 @@ public struct OpenLibraryProvider: BooksProvider {
     }
 
     public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
-        let response = try await client.get(request(for: isbn))
-        try requireOK(response)
-        return try decode(response.body, isbn: isbn)
+        try await fetch(request(for: isbn), client: client) { body throws(UpstreamError) in try decode(body, isbn: isbn) }
     }
 
     /// The book under `ISBN:{isbn13}` (or, defensively, `ISBN:{isbn10}`); `{}` is not found.

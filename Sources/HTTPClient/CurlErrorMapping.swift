@@ -38,7 +38,7 @@ enum CurlErrorMapping {
         case CURLE_FILESIZE_EXCEEDED:
             return .tooLarge
         case CURLE_TOO_MANY_REDIRECTS:
-            return .redirect
+            return .redirected
         case CURLE_URL_MALFORMAT:
             return .invalidURL
         case CURLE_ABORTED_BY_CALLBACK:
@@ -50,6 +50,26 @@ enum CurlErrorMapping {
             return .tls
         default:
             return .other
+        }
+    }
+
+    /// The cause of a transfer failure as a client may read it: a class, never libcurl's own
+    /// message (which names hosts, addresses and ports: "Failed to connect to 10.0.0.7 port
+    /// 8080"); that message goes to the log line as the error's diagnostic.
+    static func publicCause(of kind: UpstreamError.Kind, timeoutMs: Int, maxResponseBytes: Int) -> String {
+        switch kind {
+        case .dns: return "host name lookup failed"
+        case .connectionRefused: return "connection refused"
+        case .connectionReset: return "connection closed before a complete answer"
+        case .tls: return "TLS handshake or certificate check failed"
+        case .timeout: return "timed out after \(timeoutMs) ms"
+        case .tooLarge: return "answer larger than \(maxResponseBytes) bytes"
+        case .malformed: return "malformed answer (not valid HTTP/1.1)"
+        case .truncated: return "answer cut short"
+        case .redirected: return "redirected"
+        case .invalidURL: return "upstream request refused"
+        case .cancelled: return "cancelled"
+        case .other: return "transfer failed"
         }
     }
 

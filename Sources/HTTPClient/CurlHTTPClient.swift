@@ -50,32 +50,33 @@ public final class CurlHTTPClient: HTTPClient {
         }
     }
 
-    /// One attempt: follows up to `maxRedirects` hops, checking each URL's scheme and host
-    /// before any connection is made to it.
+    /// One attempt. Every URL, first or redirected, must be http(s) without userinfo. With
+    /// `.never` a 3xx fails as `.redirected`; with `.within(policy)` up to `maxRedirects` hops
+    /// are followed, each checked (scheme, host, port) before any connection is made to it.
+    /// libcurl never follows a redirect itself (`CURLOPT_FOLLOWLOCATION` is off).
     private func followingRedirects(_ request: UpstreamRequest, deadline: ContinuousClock.Instant,
                                     clock: ContinuousClock) async throws -> UpstreamResponse {
+        let requested = URLRedactor.redact(request.url, secrets: request.secretQueryParameters)
         var url = request.url
+        var headers = request.headers
         var hops = 0
+        func failure(_ kind: UpstreamError.Kind, _ detail: String, _ diagnostic: String) -> UpstreamError {
+            let scrubbed = URLRedactor.scrub(diagnostic, url: url, secrets: request.secretQueryParameters)
+            return UpstreamError(kind, provider: request.provider, detail: detail, diagnostic: scrubbed, url: requested)
+        }
         while true {
             let shown = URLRedactor.redact(url, secrets: request.secretQueryParameters)
-            func failure(_ kind: UpstreamError.Kind, _ detail: String) -> UpstreamError {
-                let scrubbed = URLRedactor.scrub(detail, url: url, secrets: request.secretQueryParameters)
-                return UpstreamError(kind, provider: request.provider, detail: scrubbed)
-            }
-            guard let parsed = UpstreamURL.parse(url), parsed.isHTTP else {
+            if let refusal = Self.refusal(of: url, rule: request.redirects) {
                 throw hops == 0
-                    ? failure(.invalidURL, "not an absolute http(s) URL: \(shown)")
-                    : failure(.redirect, "redirect to a non-HTTP(S) URL refused: \(shown)")
-            }
-            if let allowed = request.allowedHosts, !HostPolicy.allows(parsed.host, in: allowed) {
-                throw hops == 0
-                    ? failure(.invalidURL, "host \(parsed.host) is not an allowed upstream host")
-                    : failure(.redirect, "redirect to host \(parsed.host) refused: not an allowed upstream host")
+                    ? failure(.invalidURL, "upstream URL refused", "\(refusal): \(shown)")
+                    : failure(.redirected, "redirected to a refused location", "redirect hop \(hops) refused, \(refusal): \(shown)")
             }
             let remaining = deadline - clock.now
-            guard remaining > .zero else { throw failure(.timeout, "deadline of \(configuration.timeoutMs) ms reached (GET \(shown))") }
+            guard remaining > .zero else {
+                throw failure(.timeout, "timed out after \(configuration.timeoutMs) ms", "deadline reached before GET \(shown)")
+            }
             let spec = TransferSpec(
-                url: url, headers: request.headers, userAgent: configuration.userAgent,
+                url: url, headers: headers, userAgent: configuration.userAgent,
                 connectTimeoutMs: configuration.connectTimeoutMs,
                 timeoutMs: max(1, Int((Self.seconds(remaining) * 1000).rounded(.up))),
                 maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes,
@@ -84,18 +85,46 @@ public final class CurlHTTPClient: HTTPClient {
                 acceptEncoding: configuration.acceptEncoding)
             switch await engine.perform(spec) {
             case .failure(let kind, let detail):
-                throw failure(kind, "\(detail) (GET \(shown))")
+                throw failure(kind, CurlErrorMapping.publicCause(of: kind, timeoutMs: configuration.timeoutMs,
+                                                                 maxResponseBytes: spec.maxResponseBytes),
+                              "\(detail) (GET \(shown))")
             case .response(let response, let redirectURL):
-                if [301, 302, 303, 307, 308].contains(response.status), let next = redirectURL, !next.isEmpty {
-                    hops += 1
-                    guard hops <= configuration.maxRedirects else {
-                        throw failure(.redirect, "more than \(configuration.maxRedirects) redirects (GET \(shown))")
-                    }
-                    url = next
-                    continue
+                guard (300...399).contains(response.status) else { return response }
+                let location = redirectURL.map { URLRedactor.redact($0, secrets: request.secretQueryParameters) } ?? "(no Location)"
+                guard case .within = request.redirects else {
+                    throw failure(.redirected, "redirected", "HTTP \(response.status) to \(location), not followed (GET \(shown))")
                 }
-                return response
+                guard Self.followedStatuses.contains(response.status), let next = redirectURL, !next.isEmpty else {
+                    return response
+                }
+                hops += 1
+                guard hops <= configuration.maxRedirects else {
+                    throw failure(.redirected, "redirected more than \(configuration.maxRedirects) times",
+                                  "hop \(hops) to \(location) not followed (GET \(shown))")
+                }
+                // Credentials stay with the origin they were meant for.
+                if UpstreamURL.parse(next) != UpstreamURL.parse(url) {
+                    headers.removeAll { Self.credentialHeaders.contains($0.name.lowercased()) }
+                }
+                url = next
             }
+        }
+    }
+
+    /// The redirect statuses whose `Location` a cover fetch follows (RFC 9110 §15.4).
+    static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Never carried to another origin.
+    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Why `url` may not be requested under `rule`, or nil.
+    static func refusal(of url: String, rule: RedirectRule) -> String? {
+        switch rule {
+        case .within(let policy):
+            if case .failure(let refusal) = policy.check(url) { return refusal.description }
+            return nil
+        case .never:
+            guard let parsed = UpstreamURL.parse(url), parsed.isHTTP else { return UpstreamOrigin.Refusal.notHTTP.rawValue }
+            return UpstreamURL.hasUserinfo(url) ? UpstreamOrigin.Refusal.userinfo.rawValue : nil
         }
     }
 

@@ -11,21 +11,26 @@ public struct UpstreamRequest: Sendable {
     public var maxResponseBytes: Int?
     /// Query parameter names whose values are secrets (`key`): redacted wherever the URL is logged.
     public var secretQueryParameters: Set<String>
-    /// When set, the client refuses (with `.redirect` / `.invalidURL`, making no connection) any
-    /// URL, initial or redirected, whose host is not in this set: covers are fetched only from
-    /// hosts of configured providers. Entries starting with `.` match subdomains (`.archive.org`).
-    public var allowedHosts: Set<String>?
+    /// `.never` (the default, every API call): a 3xx fails as `.redirected`. `.within(policy)`
+    /// (covers): the URL and each of at most `maxRedirects` hops must pass the policy, checked
+    /// before any connection is made to it (`.invalidURL` / `.redirected` otherwise).
+    public var redirects: RedirectRule
 
     public init(url: String, headers: [UpstreamHeader] = [], provider: String,
                 maxResponseBytes: Int? = nil, secretQueryParameters: Set<String> = [],
-                allowedHosts: Set<String>? = nil) {
+                redirects: RedirectRule = .never) {
         self.url = url
         self.headers = headers
         self.provider = provider
         self.maxResponseBytes = maxResponseBytes
         self.secretQueryParameters = secretQueryParameters
-        self.allowedHosts = allowedHosts
+        self.redirects = redirects
     }
+}
+
+extension UpstreamRequest {
+    /// The URL with the values of `secretQueryParameters` replaced: the form logs may show.
+    public var redactedURL: String { URLRedactor.redact(url, secrets: secretQueryParameters) }
 }
 
 public struct UpstreamHeader: Sendable, Equatable {
@@ -60,26 +65,59 @@ public struct UpstreamResponse: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// Why an upstream call failed, in categories that map to 502 or 504 (API.md §4).
+/// Why an upstream call failed, in categories that map to 502 or 504.
+///
+/// Two audiences: `detail` is the cause as a client may read it (`HTTP 503`, `timed out after
+/// 5000 ms`, `field data.rates: expected an object`, `redirected`) and never holds an upstream
+/// URL, host or port; `diagnostic` and `url` are for the operator's log line only (libcurl's
+/// own message, the refused location, the redacted URL).
 public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         case dns, connectionRefused, connectionReset, tls, timeout, tooLarge, malformed, truncated
-        case redirect, invalidURL, cancelled, other
+        /// The upstream answered with a redirect that was not followed: any 3xx to an API call,
+        /// or, for covers, a hop the host policy refused or one hop too many.
+        case redirected
+        case invalidURL, cancelled, other
     }
 
     public var kind: Kind
     public var provider: String
-    /// Human-readable cause; never contains secrets (URLs are redacted before they get here).
+    /// The cause, safe to show a client: never a URL, host, port or secret.
     public var detail: String
+    /// Everything else an operator needs (libcurl's message, the refused location); logged only.
+    public var diagnostic: String
+    /// The request's URL with secret parameters redacted; logged only.
+    public var url: String?
 
-    public init(_ kind: Kind, provider: String, detail: String) {
+    public init(_ kind: Kind, provider: String, detail: String, diagnostic: String = "", url: String? = nil) {
         self.kind = kind
         self.provider = provider
         self.detail = detail
+        self.diagnostic = diagnostic
+        self.url = url
+    }
+
+    /// This error with `url` set when it has none yet: providers attach the URL they asked to
+    /// failures they detect themselves (a status, a malformed body), for the log line.
+    public func at(_ url: String) -> UpstreamError {
+        var error = self
+        if error.url == nil { error.url = url }
+        return error
     }
 
     /// True when the upstream did not answer in time: 504 rather than 502.
     public var isTimeout: Bool { kind == .timeout }
+
+    /// `provider: cause`, as problem details show it, e.g. `coinbase: HTTP 503`,
+    /// `open-library: malformed answer (field ISBN:….title: expected a string)`.
+    public var publicDescription: String {
+        switch kind {
+        case .malformed where !detail.hasPrefix("malformed answer"):
+            return "\(provider): malformed answer (\(detail))"
+        default:
+            return "\(provider): \(detail)"
+        }
+    }
 
     public var description: String { "\(provider): \(kind.rawValue): \(detail)" }
 }

@@ -17,11 +17,16 @@ public final class UpstreamMetrics: Sendable {
 
     public init() {}
 
-    /// The Prometheus-friendly (snake_case) label of an error kind, e.g. `connection_refused`.
+    /// The Prometheus-friendly (snake_case) label of an error kind, e.g. `connection_refused`;
+    /// a run of capitals is one word (`invalidURL` → `invalid_url`).
     public static func outcomeLabel(for kind: UpstreamError.Kind) -> String {
         var label = ""
+        var previousWasUpper = false
         for character in kind.rawValue {
-            if character.isUppercase { label += "_" + character.lowercased() } else { label.append(character) }
+            let isUpper = character.isUppercase
+            if isUpper && !previousWasUpper { label += "_" }
+            label += character.lowercased()
+            previousWasUpper = isUpper
         }
         return label
     }

@@ -4,15 +4,17 @@ import Synchronization
 import Glibc
 #endif
 
-/// A scriptable TCP server on 127.0.0.1 (ephemeral port) for fault tests of the HTTP client:
+/// A scriptable TCP server on 127.0.0.1 (or another 127.0.0.x address; ephemeral port) for fault tests of the HTTP client:
 /// every accepted connection runs `script` on its own thread. It counts accepted connections
 /// and request heads read, and `stop()` releases every thread promptly.
 public final class RawStubServer: Sendable {
     public typealias Script = @Sendable (RawConnection) -> Void
 
     public let port: Int
-    /// `http://127.0.0.1:PORT`
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The loopback address it listens on, `127.0.0.1` unless asked otherwise.
+    public let address: String
+    /// `http://ADDRESS:PORT`
+    public var baseURL: String { "http://\(address):\(port)" }
 
     private struct State {
         var stopped = false
@@ -26,7 +28,11 @@ public final class RawStubServer: Sendable {
     private let state = Mutex(State())
     private let script: Script
 
-    public init(script: @escaping Script) throws {
+    /// - Parameter address: a 127.0.0.x address: tests use a second one (127.0.0.2) as a canary
+    ///   that must never be contacted.
+    public init(address: String = "127.0.0.1", script: @escaping Script) throws {
+        precondition(address.hasPrefix("127."), "test servers listen on loopback only")
+        self.address = address
         signal(SIGPIPE, SIG_IGN)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
@@ -35,7 +41,7 @@ public final class RawStubServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(self.address)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

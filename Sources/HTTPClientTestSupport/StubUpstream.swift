@@ -76,14 +76,15 @@ public final class StubUpstream: Sendable {
     private let shared = Shared()
     private let server: RawStubServer
 
-    public init() throws {
+    /// - Parameter address: the 127.0.0.x address to listen on.
+    public init(address: String = "127.0.0.1") throws {
         let shared = self.shared
-        server = try RawStubServer { connection in
+        server = try RawStubServer(address: address) { connection in
             StubUpstream.serve(connection, shared: shared)
         }
     }
 
-    /// `http://127.0.0.1:PORT`, the base URL to configure a provider with.
+    /// `http://127.0.0.1:PORT` (or the address given), the base URL to configure a provider with.
     public var baseURL: String { server.baseURL }
     public var port: Int { server.port }
 

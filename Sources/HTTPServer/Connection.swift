@@ -51,6 +51,8 @@ final class Connection: @unchecked Sendable {
         var isHead = false
         var requestID = ""
         var startedAt: UInt64 = 0
+        /// From `X-Forwarded-For`, only with `trustForwardedHeaders`.
+        var forwardedFor: String?
     }
 
     /// Stop reading while busy once this much input is buffered: pipelined requests wait in
@@ -238,7 +240,8 @@ final class Connection: @unchecked Sendable {
         var request = request
         request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
         current = CurrentRequest(method: request.method, path: request.path, version: request.version,
-                                 isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now)
+                                 isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now,
+                                 forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil)
         switch core.responder(request) {
         case let .ready(response):
             deliver(response)
@@ -343,7 +346,7 @@ final class Connection: @unchecked Sendable {
             pendingLog = nil
             accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
                                      durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
-                                     requestID: current.requestID, remoteAddress: remoteAddress))
+                                     requestID: current.requestID, remoteAddress: current.forwardedFor ?? remoteAddress))
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
         if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings

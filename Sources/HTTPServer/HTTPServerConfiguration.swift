@@ -26,6 +26,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionQueueCount: Int = 0
     /// The `Server` header, e.g. `almanac/1.0.0`.
     public var serverName: String = "almanac"
+    /// Behind one trusted reverse proxy: the access log's client address comes from the last
+    /// `X-Forwarded-For` entry (see `ForwardedFor`) instead of the peer's. Off by default: a
+    /// client talking to almanac directly could otherwise write any address into the log.
+    public var trustForwardedHeaders: Bool = false
     public init() {}
 }
 
@@ -41,7 +45,8 @@ public struct AccessLogEntry: Sendable {
     /// From the complete request (or the error) until the last byte was handed to the kernel.
     public var durationSeconds: Double
     public var requestID: String
-    /// The peer's numeric IP address, without the port.
+    /// The peer's numeric IP address, without the port; with `trustForwardedHeaders`, the
+    /// address the trusted proxy reports in `X-Forwarded-For` when it is a numeric address.
     public var remoteAddress: String
     public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String) {
         self.method = method

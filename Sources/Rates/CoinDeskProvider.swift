@@ -18,7 +18,7 @@ public struct CoinDeskProvider: RatesProvider {
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
         let json = try await ProviderFetch.json(url, provider: name, client: client)
-        return try decode(json)
+        return try ProviderFetch.decoding(url) { () throws(UpstreamError) in try decode(json) }
     }
 
     /// Decodes a parsed body; public for tests and fuzzing.

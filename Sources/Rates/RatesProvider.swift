@@ -16,9 +16,18 @@ enum ProviderFetch {
         let request = UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: provider)
         let response = try await client.get(request)
         guard (200..<300).contains(response.status) else {
-            throw UpstreamError(.other, provider: provider, detail: "upstream answered HTTP \(response.status)")
+            throw UpstreamError(.other, provider: provider, detail: "HTTP \(response.status)", url: url)
         }
-        return try parse(response.body, provider: provider)
+        return try decoding(url) { () throws(UpstreamError) in try parse(response.body, provider: provider) }
+    }
+
+    /// Runs a provider's decoding, attaching `url` to its failure for the log line.
+    static func decoding<T>(_ url: String, _ body: () throws(UpstreamError) -> T) throws(UpstreamError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.at(url)
+        }
     }
 
     static func parse(_ body: [UInt8], provider: String) throws(UpstreamError) -> JSONValue {

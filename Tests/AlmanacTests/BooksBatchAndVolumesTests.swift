@@ -77,7 +77,10 @@ import Testing
         let identifiers = try #require(info["industryIdentifiers"] as? [[String: String]])
         #expect(identifiers == [["type": "ISBN_13", "identifier": "9780201616224"], ["type": "ISBN_10", "identifier": "020161622X"]])
         let links = try #require(info["imageLinks"] as? [String: String])
-        #expect(links["thumbnail"]?.hasPrefix("https://books.google.com/") == true)
+        // almanac's own cover endpoint, never the upstream's image URL.
+        #expect(links == ["thumbnail": "http://almanac.test/v1/books/9780201616224/cover",
+                          "smallThumbnail": "http://almanac.test/v1/books/9780201616224/cover"])
+        #expect(!String(decoding: response.body, as: UTF8.self).contains("google"))
     }
 
     @Test func notFoundIsZeroItemsLikeGoogle() async throws {

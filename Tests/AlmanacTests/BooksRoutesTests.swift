@@ -44,6 +44,7 @@ struct BooksHarness {
     typealias Script = @Sendable (UpstreamRequest) async throws -> UpstreamResponse
 
     init(configuration: BooksConfiguration = BooksConfiguration(),
+         links: PublicLinks = PublicLinks(),
          google: @escaping Script = { _ in StubHTTPClient.json(BooksFixtures.googleNotFound) },
          openLibrary: @escaping Script = { _ in StubHTTPClient.json("{}") },
          covers: @escaping Script = { _ in
@@ -56,16 +57,20 @@ struct BooksHarness {
         }
         cache = CacheStore(limits: CacheLimits(), clock: clock, randomUnit: { 0 })
         var router = Router()
-        BooksRoutes.register(on: &router, service: BooksService(configuration: configuration, client: client, cache: cache))
+        BooksRoutes.register(on: &router, service: BooksService(configuration: configuration, client: client, cache: cache),
+                             links: links)
         self.router = router
     }
 
-    static func foundOnGoogle() -> BooksHarness {
-        BooksHarness(google: { _ in StubHTTPClient.json(BooksFixtures.google) })
+    static func foundOnGoogle(links: PublicLinks = PublicLinks()) -> BooksHarness {
+        BooksHarness(links: links, google: { _ in StubHTTPClient.json(BooksFixtures.google) })
     }
 
+    /// Requests carry `Host: almanac.test` unless `headers` name one.
     func future(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponseFuture {
-        router.respond(to: HTTPRequest(method: "GET", target: target, headers: headers))
+        var headers = headers
+        if headers["Host"] == nil { headers.add("Host", "almanac.test") }
+        return router.respond(to: HTTPRequest(method: "GET", target: target, headers: headers))
     }
 
     func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) async -> HTTPResponse {

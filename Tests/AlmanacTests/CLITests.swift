@@ -64,4 +64,50 @@ import Testing
         #expect(code == 2)
         #expect(out.err.contains("cache.maxBytes"))
     }
+
+    /// Issue 12 item 4: a password in a base URL was printed back by check-config.
+    @Test func credentialsInValuesAreNeverPrinted() {
+        let (code, out) = run(["check-config"], env: [
+            "ALMANAC_RATES_COINBASE_BASE_URL": "http://user:hunter2pass@internal.example:8080",
+            "ALMANAC_SERVER_PUBLIC_BASE_URL": "https://admin:s3cr3tpw@books.example.com",
+            "ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL": "https://openlibrary.org/?token=tok3nvalue",
+        ], files: ["config/almanac.json": #"{"books":{"googleBooks":{"baseUrl":"https://u:filepassword@g.example"}}}"#])
+        #expect(code == 2)
+        for secret in ["hunter2pass", "s3cr3tpw", "tok3nvalue", "filepassword", "user:", "admin:"] {
+            #expect(!out.err.contains(secret) && !out.out.contains(secret), "\(secret) in \(out.err)")
+        }
+        #expect(out.err.contains(#"rates.coinbase.baseUrl: expected an http:// or https:// URL with a host and no query, got "http://***@internal.example:8080" (from ALMANAC_RATES_COINBASE_BASE_URL)"#), "\(out.err)")
+        #expect(out.err.contains(#"got "https://***@books.example.com" (from ALMANAC_SERVER_PUBLIC_BASE_URL)"#))
+        #expect(out.err.contains(#"got "https://openlibrary.org/?token=***" (from ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL)"#))
+        #expect(out.err.contains(#"got "https://***@g.example" (from config/almanac.json)"#))
+    }
+
+    @Test func coversBaseUrlMustBeAnOriginThePolicyCanHold() {
+        for bad in ["http://[::1]:9000", "http://2130706433:9000", "https://covers.example.com."] {
+            let (code, out) = run(["check-config"], env: ["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": bad])
+            #expect(code == 2, "\(bad)")
+            #expect(out.err.contains("books.openLibrary.coversBaseUrl: expected an http:// or https:// URL with a host name or dotted-quad IPv4 address"), "\(out.err)")
+        }
+        let (code, out) = run(["check-config"], env: ["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": "http://127.0.0.1:9000/covers"])
+        #expect(code == 0, "\(out.err)")
+    }
+
+    @Test func linkAndProxyKeysAreCheckedAndPrinted() throws {
+        let (code, out) = run(["check-config"], env: [
+            "ALMANAC_SERVER_PUBLIC_BASE_URL": "https://books.example.com/almanac", "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "yes",
+        ])
+        #expect(code == 0, "\(out.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.out.utf8)) as? [String: Any])
+        let server = try #require(json["server"] as? [String: Any])
+        #expect(server["publicBaseUrl"] as? String == "https://books.example.com/almanac")
+        #expect(server["trustForwardedHeaders"] as? Bool == true)
+        let (bad, badOut) = run(["check-config"], env: [
+            "ALMANAC_SERVER_PUBLIC_BASE_URL": "books.example.com", "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "maybe",
+        ], files: ["config/almanac.json": #"{"server":{"publicBaseUrl":"https://b.example/?q=1","trustForwardedHeaders":"true"}}"#])
+        #expect(bad == 2)
+        #expect(badOut.err.contains("server.publicBaseUrl: expected an http:// or https:// URL with a host, no userinfo, query or fragment, or null, got \"books.example.com\""))
+        #expect(badOut.err.contains(#"server.trustForwardedHeaders: expected true or false, got "maybe" (from ALMANAC_SERVER_TRUST_FORWARDED_HEADERS)"#))
+        #expect(badOut.err.contains(#"server.trustForwardedHeaders: expected true or false, got "true" (from config/almanac.json)"#))
+        #expect(badOut.err.contains(#"server.publicBaseUrl: expected"#) && badOut.err.contains(#"got "https://b.example/?q=1" (from config/almanac.json)"#))
+    }
 }

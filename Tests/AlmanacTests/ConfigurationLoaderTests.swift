@@ -132,7 +132,7 @@ import Testing
         let found = problems(files: ["config/almanac.json": file])
         let src = "(from config/almanac.json)"
         let expected = [
-            "books.googleBooks.baseUrl: expected an http:// or https:// URL with a host and no query, got \"https://g.example/?key=1\" \(src)",
+            "books.googleBooks.baseUrl: expected an http:// or https:// URL with a host and no query, got \"https://g.example/?key=***\" \(src)",
             "books.googleBooks.country: expected a two-letter upper-case country code (ISO 3166-1), or null, got \"gb\" \(src)",
             "books.openLibrary: expected an object, got 3 \(src)",
             "books.providers: expected a non-empty list of distinct providers from google-books, open-library, got an array \(src)",

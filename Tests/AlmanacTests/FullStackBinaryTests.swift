@@ -154,6 +154,16 @@ extension FullStackTests {
             #expect(!good.stdout.contains("secret-admin-token"), "secrets are redacted")
         }
 
+        /// The reproduction of issue 12 (item 4), on the real executable.
+        @Test func checkConfigNeverPrintsAPasswordFromAURL() async throws {
+            let r = try await AlmanacBinary.run(["check-config"], environment: [
+                "ALMANAC_RATES_COINBASE_BASE_URL": "http://user:pass-w0rd-42@internal-host:9000",
+            ])
+            #expect(r.status == 2, "stdout: \(r.stdout) stderr: \(r.stderr)")
+            #expect(r.stderr.contains("rates.coinbase.baseUrl") && r.stderr.contains("http://***@internal-host:9000"), "\(r.stderr)")
+            #expect(!r.stderr.contains("pass-w0rd-42") && !r.stdout.contains("pass-w0rd-42"))
+        }
+
         @Test func servesThenDrainsOnSIGTERM() async throws {
             let gate = ThreadGate(limit: 30)
             let stub = try StubUpstream()

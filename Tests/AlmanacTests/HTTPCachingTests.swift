@@ -78,16 +78,26 @@ import HTTPServer
     }
 
     @Test func upstreamErrorsMapTo502And504() {
-        let timeout = UpstreamProblem.problem(for: UpstreamError(.timeout, provider: "coinbase", detail: "no answer in 5000 ms"))
+        let timeout = UpstreamProblem.problem(for: UpstreamError(.timeout, provider: "google-books", detail: "timed out after 5000 ms"),
+                                              requestID: "req-1")
         #expect(timeout.status.code == 504)
-        #expect(timeout.detail.contains("coinbase"))
-        let refused = UpstreamProblem.problem(for: UpstreamError(.connectionRefused, provider: "coingecko", detail: "refused"))
-        #expect(refused.status.code == 502)
+        #expect(timeout.detail == "google-books: timed out after 5000 ms (request id req-1)")
+        let status = UpstreamProblem.problem(for: UpstreamError(.other, provider: "coinbase", detail: "HTTP 503"), requestID: "req-2")
+        #expect(status.status.code == 502)
+        #expect(status.detail == "coinbase: HTTP 503 (request id req-2)")
+        let malformed = UpstreamProblem.problem(for: UpstreamError(.malformed, provider: "open-library", detail: "field ISBN:1.title: expected a string"))
+        #expect(malformed.detail == "open-library: malformed answer (field ISBN:1.title: expected a string)")
+        let redirected = UpstreamProblem.problem(for: UpstreamError(.redirected, provider: "coinbase", detail: "redirected",
+                                                                    diagnostic: "HTTP 302 to http://10.0.0.7:8080/x", url: "http://10.0.0.6/v2"))
+        #expect(redirected.detail == "coinbase: redirected")
         let both = UpstreamProblem.problem(forAll: [
-            UpstreamError(.timeout, provider: "a", detail: "t"), UpstreamError(.malformed, provider: "b", detail: "m"),
-        ])
+            UpstreamError(.timeout, provider: "a", detail: "timed out after 10 ms"), UpstreamError(.malformed, provider: "b", detail: "m"),
+        ], requestID: "req-3")
         #expect(both.status.code == 502)
-        #expect(both.detail.contains("a: timeout") && both.detail.contains("b: malformed"))
+        #expect(both.detail == "Every provider failed: a: timed out after 10 ms; b: malformed answer (m) (request id req-3)")
+        // A detail that slipped a URL through is replaced by its class.
+        let leaky = UpstreamProblem.problem(for: UpstreamError(.other, provider: "p", detail: "GET http://internal:9/x failed"))
+        #expect(leaky.detail == "p: other")
         let allTimeouts = UpstreamProblem.problem(forAll: [
             UpstreamError(.timeout, provider: "a", detail: "t"), UpstreamError(.timeout, provider: "b", detail: "t"),
         ])

@@ -226,3 +226,12 @@ import TestSupport
         #expect(lines.last?.contains(#""msg":"later""#) == true)
     }
 }
+
+@Suite struct RedactorUserinfoTests {
+    @Test func userinfoInURLsIsMasked() {
+        let redactor = Redactor()
+        #expect(redactor.redact("GET http://user:pa;ss,w&rd@10.0.0.7:8080/x failed") == "GET http://***@10.0.0.7:8080/x failed")
+        #expect(redactor.redact("see https://a@b.example and http://c.example/@d") == "see https://***@b.example and http://c.example/@d")
+        #expect(redactor.redact("mail ops@example.org") == "mail ops@example.org")
+    }
+}

@@ -21,7 +21,9 @@ import Testing
         let request = try #require(client.requests.last)
         #expect(request.url.hasPrefix("https://books.google.com/books/content?id=5wBQEp6ruIAC"))
         #expect(request.maxResponseBytes == 2_097_152)
-        #expect(request.allowedHosts?.contains("books.googleusercontent.com") == true)
+        guard case let .within(policy) = request.redirects else { Issue.record("covers follow redirects within the policy"); return }
+        #expect(policy.allows("https://books.googleusercontent.com/books/content?id=1"))
+        #expect(!policy.allows("https://books.googleusercontent.com:8443/books/content?id=1"))
         #expect(request.provider == "google-books")
 
         let hit = try #require(service.cachedCover(isbn(Fixtures.pragmatic10)))
@@ -106,17 +108,43 @@ import Testing
 }
 
 @Suite struct CoverHostPolicyTests {
-    @Test func defaultsAllowProvidersAndTheirImageHosts() {
+    private func entry(_ host: String, _ port: Int = 443, scheme: String = "https", subdomains: Bool = false) -> HostPolicy.Entry {
+        HostPolicy.Entry(scheme: scheme, host: host, port: port, includesSubdomains: subdomains)
+    }
+
+    @Test func defaultsAllowProvidersAndTheirImageHostsOnHTTPS443() {
         let policy = CoverHostPolicy(configuration: BooksConfiguration())
-        #expect(policy.hosts == ["www.googleapis.com", "books.google.com", "books.googleusercontent.com",
-                                 "openlibrary.org", "covers.openlibrary.org", "archive.org", ".archive.org"])
+        #expect(policy.policy.entries == [entry("www.googleapis.com"), entry("books.google.com"), entry("books.googleusercontent.com"),
+                                          entry("openlibrary.org"), entry("covers.openlibrary.org"),
+                                          entry("archive.org", subdomains: true)])
         #expect(policy.allows("https://books.google.com/books/content?id=1"))
+        #expect(policy.allows("https://books.google.com:443/books/content?id=1"))
         #expect(policy.allows("https://ia800505.us.archive.org/view_archive.php?archive=x"))
+        #expect(!policy.allows("http://books.google.com/books/content?id=1"))
+        #expect(!policy.allows("https://books.google.com:8443/books/content?id=1"))
         #expect(!policy.allows("https://evilarchive.org/x"))
         #expect(!policy.allows("https://books.google.com.evil.example/x"))
-        #expect(!policy.allows("https://books.google.com@evil.example/x"))
-        #expect(!policy.allows("ftp://books.google.com/x"))
-        #expect(!policy.allows("//books.google.com/x"))
+    }
+
+    /// Every trick, one by one, against the default allow-list.
+    @Test(arguments: [
+        "https://books.google.com@evil.example/x",        // userinfo naming an allowed host
+        "https://user:pass@books.google.com/x",            // userinfo on an allowed host
+        "https://books.google.com./x",                     // trailing dot
+        "ftp://books.google.com/x",                        // another scheme
+        "file:///etc/passwd",
+        "//books.google.com/x",                            // scheme-relative
+        "https://2130706433/x",                            // decimal IP
+        "https://0x7f000001/x",                            // hex IP
+        "https://0177.0.0.1/x",                            // octal IP
+        "https://169.254.169.254/latest/meta-data",        // cloud metadata (not on the list)
+        "https://[::1]/x",                                 // IPv6 literal
+        "https://books.google.com\\@evil.example/x",       // backslash
+        "https://%62ooks.google.com/x",                    // percent-encoded host
+        "https://books.google.com:/x",                     // empty port
+    ])
+    func tricksAreRefused(url: String) {
+        #expect(!CoverHostPolicy(configuration: BooksConfiguration()).allows(url))
     }
 
     @Test func onlyConfiguredProvidersCount() {
@@ -124,7 +152,44 @@ import Testing
         configuration.providers = [.openLibrary]
         configuration.openLibrary.coversBaseUrl = "https://covers.mirror.example:8443"
         let policy = CoverHostPolicy(configuration: configuration)
-        #expect(policy.hosts == ["openlibrary.org", "covers.mirror.example"])
+        // A mirror of the covers: no Internet Archive, and the mirror's own port only.
+        #expect(policy.policy.entries == [entry("openlibrary.org"), entry("covers.mirror.example", 8443)])
+        #expect(policy.allows("https://covers.mirror.example:8443/b/id/1-L.jpg"))
+        #expect(!policy.allows("https://covers.mirror.example/b/id/1-L.jpg"))
         #expect(!policy.allows("https://books.google.com/x"))
+        #expect(!policy.allows("https://ia800505.us.archive.org/x"))
+    }
+
+    @Test func aPlainHTTPMirrorIsItsOwnOrigin() {
+        var configuration = BooksConfiguration()
+        configuration.providers = [.googleBooks]
+        configuration.googleBooks.baseUrl = "http://127.0.0.1:9000"
+        let policy = CoverHostPolicy(configuration: configuration)
+        #expect(policy.allows("http://127.0.0.1:9000/books/content?id=1"))
+        #expect(!policy.allows("http://127.0.0.1:9001/books/content?id=1"))
+        #expect(!policy.allows("https://127.0.0.1:9000/books/content?id=1"))
+        #expect(!policy.allows("http://127.0.0.2:9000/books/content?id=1"))
+    }
+}
+
+@Suite struct CoverFailureLabelTests {
+    /// Google named the thumbnail; its failure is Google's, whatever host serves it.
+    @Test func aGoogleThumbnailFailureIsLabelledGoogleBooks() async throws {
+        var configuration = BooksConfiguration()
+        configuration.googleBooks.baseUrl = "http://127.0.0.1:9000"
+        configuration.openLibrary.baseUrl = "http://127.0.0.1:9000"
+        configuration.openLibrary.coversBaseUrl = "http://127.0.0.1:9000"
+        let json = Fixtures.googlePragmatic.replacingOccurrences(of: "http://books.google.com/books/content", with: "http://127.0.0.1:9000/books/content")
+        let client = StubHTTPClient { request in
+            if request.url.contains("/books/v1/volumes") { return StubHTTPClient.json(json) }
+            if request.url.contains("/api/books") { return StubHTTPClient.json(Fixtures.openLibraryNotFound) }
+            return UpstreamResponse(status: 503)
+        }
+        let service = BooksService(configuration: configuration, client: client, cache: CacheStore(limits: CacheLimits()), rendering: testRendering)
+        await #expect {
+            _ = try await service.cover(isbn(Fixtures.pragmatic13))
+        } throws: { error in
+            (error as? UpstreamError)?.provider == "google-books"
+        }
     }
 }

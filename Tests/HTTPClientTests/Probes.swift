@@ -16,10 +16,6 @@ enum RetryPolicyProbe {
     }
 }
 
-enum HostPolicyProbe {
-    static func allows(_ host: String, _ allowed: Set<String>) -> Bool { HostPolicy.allows(host, in: allowed) }
-}
-
 enum HeaderParserProbe {
     /// nil when every line is accepted, else "malformed" or "tooLarge".
     static func run(_ lines: [String], max: Int = 1 << 20) -> String? {

@@ -19,19 +19,25 @@ import Testing
         }
         #expect(refused?.kind == .connectionRefused)
         #expect(refused?.detail.contains("TOPSECRET42") == false)
-        #expect(refused?.detail.contains("key=REDACTED") == true)
+        #expect(refused?.diagnostic.contains("TOPSECRET42") == false)
+        // The URL is for the log line only, redacted; the detail names no URL at all.
+        #expect(refused?.url?.contains("key=REDACTED") == true)
+        #expect(refused?.detail.contains("127.0.0.1") == false)
         #expect(refused?.description.contains("TOPSECRET42") == false)
 
         let invalid = await expectUpstreamError {
             try await client.get(UpstreamRequest(url: "gopher://x/?key=TOPSECRET42", provider: "g", secretQueryParameters: ["key"]))
         }
         #expect(invalid?.detail.contains("TOPSECRET42") == false)
+        #expect(invalid?.diagnostic.contains("TOPSECRET42") == false)
     }
 
     @Test func outcomeLabelsAreSnakeCase() {
         #expect(UpstreamMetrics.outcomeLabel(for: .connectionRefused) == "connection_refused")
         #expect(UpstreamMetrics.outcomeLabel(for: .tooLarge) == "too_large")
         #expect(UpstreamMetrics.outcomeLabel(for: .dns) == "dns")
+        #expect(UpstreamMetrics.outcomeLabel(for: .invalidURL) == "invalid_url")
+        #expect(UpstreamMetrics.outcomeLabel(for: .redirected) == "redirected")
         #expect(UpstreamMetrics.outcomeLabel(forStatus: 503) == "http_5xx")
     }
 }

@@ -39,7 +39,7 @@ import Testing
         } catch let error as RatesUnavailable {
             #expect(error.failures.map(\.provider) == ["coinbase", "coingecko"])
             #expect(!error.isTimeout)
-            #expect(error.description == "coinbase: other: upstream answered HTTP 503; coingecko: timeout: no answer within 5000 ms")
+            #expect(error.description == "coinbase: other: HTTP 503; coingecko: timeout: no answer within 5000 ms")
         } catch {
             Issue.record("unexpected \(error)")
         }

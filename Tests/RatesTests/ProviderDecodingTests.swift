@@ -149,7 +149,7 @@ import Testing
     @Test func httpErrorStatusIsAFailure() async throws {
         let error = try #require(await failure(CoinbaseProvider(now: fixed), body: #"{"errors":[{"id":"rate_limit"}]}"#, status: 429))
         #expect(error.kind == .other)
-        #expect(error.description == "coinbase: other: upstream answered HTTP 429")
+        #expect(error.description == "coinbase: other: HTTP 429")
     }
 
     @Test func unknownFieldsAreIgnored() async throws {
