@@ -24,9 +24,12 @@ let package = Package(
         // deadlines); never linked into the product.
         .target(name: "TestSupport"),
         .target(name: "Cache"),
-        .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
-        .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
-        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"]),
+        // The one provider chain (fall-through, failure aggregation, what counts as success) and
+        // the steward between it and the HTTP client; every domain asks its providers through it.
+        .target(name: "Upstream", dependencies: ["HTTPClient"]),
+        .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"]),
+        .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"]),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books"]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
@@ -36,6 +39,7 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),

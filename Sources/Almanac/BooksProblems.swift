@@ -1,6 +1,7 @@
 import Books
 import HTTPClient
 import HTTPServer
+import Upstream
 
 /// The problems (RFC 9457) the books endpoints answer with, in one place so their slugs and
 /// wording stay consistent across `/v1/books`, the batch and the Google-compatible shape.
@@ -33,8 +34,8 @@ public enum BooksProblems {
     /// Upstream failures: 504 when every provider timed out, else 502 (API.md §4).
     public static func problem(for error: any Error) -> Problem {
         switch error {
-        case let failed as ProvidersFailed:
-            return UpstreamProblem.problem(forAll: failed.failures)
+        case let unavailable as ProvidersUnavailable:
+            return UpstreamProblem.problem(forAll: unavailable.failures)
         case let upstream as UpstreamError:
             return UpstreamProblem.problem(for: upstream)
         case is CancellationError:

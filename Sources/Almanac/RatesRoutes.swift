@@ -2,6 +2,7 @@ import Cache
 import HTTPClient
 import HTTPServer
 import Rates
+import Upstream
 
 /// The rates endpoints (API.md §3) on a `Router`, served from `RatesService`'s single cached
 /// table through a `RenderMemo`.
@@ -70,7 +71,7 @@ public enum RatesRoutes {
         switch error {
         case let e as RatesInputError:
             return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
-        case let e as RatesUnavailable:
+        case let e as ProvidersUnavailable:
             return UpstreamProblem.problem(forAll: e.failures)
         case let e as UpstreamError:
             return UpstreamProblem.problem(for: e)

@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// One upstream catalogue that can answer "what book is this ISBN?".
 ///
@@ -13,12 +14,13 @@ public protocol BooksProvider: Sendable {
     func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book?
 }
 
-extension BooksProvider {
-    /// Fails unless the upstream said 200: a 429 (quota) or a 5xx is a failure to fall through,
-    /// never a "not found" to cache.
-    func requireOK(_ response: UpstreamResponse) throws(UpstreamError) {
-        guard response.status == 200 else {
-            throw UpstreamError(.other, provider: name, detail: "answered HTTP \(response.status)")
-        }
+extension ProviderChain<Book> {
+    /// Books providers in configured order, merged while the book is incomplete (`BookMerge`):
+    /// the first provider that finds the book gives its base, later ones fill only what is
+    /// missing. A not-found falls through; `nil` only when every provider said not found.
+    public init(books providers: [any BooksProvider], isbn: ISBN, client: any HTTPClient) {
+        self.init(providers.map { provider in
+            ProviderChain.Provider(name: provider.name) { client in try await provider.lookup(isbn, client: client) }
+        }, client: client, mergingUntil: BookMerge.isComplete, merge: BookMerge.merge)
     }
 }

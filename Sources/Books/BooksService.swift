@@ -1,5 +1,6 @@
 import Cache
 import HTTPClient
+import Upstream
 
 /// Answers ISBN lookups and cover requests from the cache, asking providers on a miss.
 ///
@@ -11,7 +12,8 @@ public final class BooksService: Sendable {
     public let configuration: BooksConfiguration
     public let coverHosts: CoverHostPolicy
     let client: any HTTPClient
-    let chain: ProviderChain
+    /// Asked in this order through `ProviderChain(books:isbn:client:)`.
+    let providers: [any BooksProvider]
     let rendering: BookRendering
     let books: CacheNamespace<ISBN, BookAnswer>
     let covers: CacheNamespace<ISBN, CoverAnswer>
@@ -26,18 +28,18 @@ public final class BooksService: Sendable {
         self.coverHosts = CoverHostPolicy(configuration: configuration)
         self.client = client
         self.rendering = rendering
-        self.chain = ProviderChain(providers: providers ?? configuration.providers.map { id -> any BooksProvider in
+        self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
             switch id {
             case .googleBooks: return GoogleBooksProvider(configuration: configuration.googleBooks)
             case .openLibrary: return OpenLibraryProvider(configuration: configuration.openLibrary)
             }
-        })
+        }
         self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
         self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
     }
 
     /// Provider names in the order they are asked.
-    public var providerNames: [String] { chain.providers.map(\.name) }
+    public var providerNames: [String] { providers.map(\.name) }
 
     // MARK: - Books
 
@@ -51,7 +53,7 @@ public final class BooksService: Sendable {
     /// provider found it and at least one failed.
     public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
         try await books.value(for: isbn) { [self] in
-            let book = try await chain.find(isbn, client: client)
+            let book = try await chain(for: isbn).answer()
             return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
                              ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -60,7 +62,11 @@ public final class BooksService: Sendable {
 
     /// Asks the providers directly, bypassing the cache (diagnostics and tests).
     public func findUncached(_ isbn: ISBN) async throws -> Book? {
-        try await chain.find(isbn, client: client)
+        try await chain(for: isbn).answer()
+    }
+
+    func chain(for isbn: ISBN) -> ProviderChain<Book> {
+        ProviderChain(books: providers, isbn: isbn, client: client)
     }
 
     // MARK: - Covers

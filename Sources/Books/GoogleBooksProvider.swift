@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// Google Books volumes search (`GET {base}/books/v1/volumes?q=isbn:{isbn13}`, API.md §2).
 ///
@@ -30,7 +31,7 @@ public struct GoogleBooksProvider: BooksProvider {
 
     public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
         let response = try await client.get(request(for: isbn))
-        try requireOK(response)
+        try UpstreamSuccess.require(response, provider: name)
         return try decode(response.body, isbn: isbn)
     }
 

@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
 /// API.md §2): free and keyless, the fallback when Google's quota runs out.
@@ -18,7 +19,7 @@ public struct OpenLibraryProvider: BooksProvider {
 
     public func lookup(_ isbn: ISBN, client: any HTTPClient) async throws -> Book? {
         let response = try await client.get(request(for: isbn))
-        try requireOK(response)
+        try UpstreamSuccess.require(response, provider: name)
         return try decode(response.body, isbn: isbn)
     }
 

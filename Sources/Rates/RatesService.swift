@@ -1,5 +1,6 @@
 import Cache
 import HTTPClient
+import Upstream
 
 /// The one rate table almanac serves, kept in the `rates` cache namespace.
 ///
@@ -15,7 +16,7 @@ public final class RatesService: Sendable {
     public let providers: [any RatesProvider]
     public let ttlSeconds: Double
     public let staleSeconds: Double
-    private let client: any HTTPClient
+    private let chain: ProviderChain<RateTable>
     private let cache: CacheNamespace<String, RateTable>
 
     /// The service for `configuration`, fetching through `client` and caching in `cache`.
@@ -32,17 +33,17 @@ public final class RatesService: Sendable {
         self.providers = providers
         self.ttlSeconds = ttlSeconds
         self.staleSeconds = staleSeconds
-        self.client = client
+        self.chain = ProviderChain(rates: providers, client: client)
         self.cache = cache.namespace(RatesService.namespaceName, keyType: String.self, valueType: RateTable.self)
     }
 
     /// The current table: fresh from the cache, stale while a refresh runs, or fetched now
-    /// (failing over across providers). Throws the combined `UpstreamError` of `RatesFailover`.
+    /// (failing over across providers). Throws `ProvidersUnavailable` when no provider answered.
     public func table() async throws -> CacheLookup<RateTable> {
-        let providers = self.providers, client = self.client
+        let chain = self.chain
         let ttl = ttlSeconds, stale = staleSeconds
         return try await cache.value(for: RatesService.tableKey) {
-            let table = try await RatesFailover.fetch(from: providers, client: client)
+            let table = try await chain.firstAnswer()
             return CacheLoad(value: table, ttlSeconds: ttl, staleSeconds: stale)
         }
     }

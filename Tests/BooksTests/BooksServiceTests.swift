@@ -3,6 +3,7 @@ import Cache
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
+import Upstream
 @testable import Books
 
 /// A rendering that shows what was stored, without the HTTP layer's formats.
@@ -82,7 +83,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         var upstreams = Upstreams()
         upstreams.google = { _ in StubHTTPClient.json("", status: 429) }
         let (service, client, _) = makeService(upstreams)
-        await #expect(throws: ProvidersFailed(failures: [UpstreamError(.other, provider: "google-books", detail: "answered HTTP 429")])) {
+        await #expect(throws: ProvidersUnavailable(failures: [UpstreamError(.other, provider: "google-books", detail: "upstream answered HTTP 429")])) {
             try await service.book(isbn(Fixtures.pragmatic13))
         }
         #expect(service.cachedBook(isbn(Fixtures.pragmatic13)) == nil)
@@ -98,7 +99,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         do {
             _ = try await service.book(isbn(Fixtures.pragmatic13))
             Issue.record("expected a failure")
-        } catch let failed as ProvidersFailed {
+        } catch let failed as ProvidersUnavailable {
             #expect(failed.isTimeout)
             #expect(failed.failures.map(\.provider) == ["google-books", "open-library"])
         }
@@ -112,7 +113,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         do {
             _ = try await service.book(isbn(Fixtures.pragmatic13))
             Issue.record("expected a failure")
-        } catch let failed as ProvidersFailed {
+        } catch let failed as ProvidersUnavailable {
             #expect(!failed.isTimeout)
             #expect(failed.failures.last?.kind == .malformed)
         }
