@@ -12,6 +12,7 @@ public final class BooksService: Sendable {
     public let configuration: BooksConfiguration
     public let coverHosts: CoverHostPolicy
     let client: any HTTPClient
+    let steward: Steward?
     /// Asked in this order through `ProviderChain(books:isbn:client:)`.
     let providers: [any BooksProvider]
     let rendering: BookRendering
@@ -23,10 +24,11 @@ public final class BooksService: Sendable {
     ///   - providers: overrides the ones named by `configuration.providers` (tests, new
     ///     catalogues); the cover allow-list still follows the configuration.
     public init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
-                rendering: BookRendering, providers: [any BooksProvider]? = nil) {
+                rendering: BookRendering, providers: [any BooksProvider]? = nil, steward: Steward? = nil) {
         self.configuration = configuration
         self.coverHosts = CoverHostPolicy(configuration: configuration)
         self.client = client
+        self.steward = steward
         self.rendering = rendering
         self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
             switch id {
@@ -53,7 +55,7 @@ public final class BooksService: Sendable {
     /// provider found it and at least one failed.
     public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
         try await books.value(for: isbn) { [self] in
-            let book = try await chain(for: isbn).answer()
+            let book = try await chain(for: isbn).answer(background: CacheRefresh.isBackground)
             return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
                              ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -66,7 +68,7 @@ public final class BooksService: Sendable {
     }
 
     func chain(for isbn: ISBN) -> ProviderChain<Book> {
-        ProviderChain(books: providers, isbn: isbn, client: client)
+        ProviderChain(books: providers, isbn: isbn, client: client, steward: steward)
     }
 
     // MARK: - Covers

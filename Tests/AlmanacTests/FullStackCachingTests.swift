@@ -194,6 +194,8 @@ extension FullStackTests {
             try await FullStack.run(configure: { c in
                 c.rates.ttlSeconds = 1
                 c.rates.staleSeconds = 1
+                // This test is about the stale window: keep the breaker (tested on its own) shut.
+                c.upstream.breakerFailures = 1000
             }) { s in
                 let first = try await s.get("/v1/rates")
                 #expect(first.status == 200)
