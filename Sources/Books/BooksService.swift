@@ -90,12 +90,16 @@ public final class BooksService: Sendable {
 
     /// The cover for `isbn`: looks the book up (cached), then fetches its cover URL (cached),
     /// only from `coverHosts`, at most `maxCoverBytes`, and only if the answer is an image.
+    ///
+    /// With a steward, the whole request (book lookup, then the image) ends by
+    /// `upstream.requestDeadlineMs`: the image fetch gets `upstream.timeoutMs` or what is left.
     public func cover(_ isbn: ISBN) async throws -> CoverResult {
+        let deadline = steward.map { ContinuousClock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
         let bookLookup = try await book(isbn)
         guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
         guard let url = book.coverURL else { return .noCover(book) }
         let lookup = try await covers.value(for: isbn) { [self] in
-            let answer = try await fetchCover(url, isbn: isbn)
+            let answer = try await fetchCover(url, isbn: isbn, deadline: deadline)
             return CacheLoad(value: answer,
                              ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -103,17 +107,24 @@ public final class BooksService: Sendable {
         return .cover(lookup)
     }
 
-    func fetchCover(_ url: String, isbn: ISBN) async throws(UpstreamError) -> CoverAnswer {
+    func fetchCover(_ url: String, isbn: ISBN, deadline: ContinuousClock.Instant? = nil) async throws(UpstreamError) -> CoverAnswer {
         let provider = coverProvider(for: url)
         guard coverHosts.allows(url) else {
             throw UpstreamError(.invalidURL, provider: provider,
                                 detail: "cover host \(UpstreamURL.host(of: url) ?? "(none)") is not a configured provider's host")
         }
         let response: UpstreamResponse
+        let request = UpstreamRequest(
+            url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
+            maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts)
         do {
-            response = try await client.get(UpstreamRequest(
-                url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
-                maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts))
+            // Image hosts are not the APIs' quotas: no budget or cooldown, only the deadline.
+            if let deadline, let steward {
+                let own = ContinuousClock.now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))
+                response = try await client.get(request, deadline: min(deadline, own), gate: OpenGate())
+            } else {
+                response = try await client.get(request)
+            }
         } catch let error as UpstreamError {
             throw error
         } catch {
