@@ -7,6 +7,8 @@
 #
 #   scripts/storm.sh                    build (unless BENCH_SKIP_BUILD=1) and run
 #   STORM_N=300 STORM_CONCURRENCY=20    the storm's size
+#   STORM_DELAY_MS=200                  every stub answer takes this long (default 0): a storm
+#                                       that outlasts the cooldown, so the probes show
 #
 # Report only: the exit status is non-zero only when the harness cannot run.
 source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
@@ -16,7 +18,8 @@ CONC="${STORM_CONCURRENCY:-20}"
 need_cmd curl curl
 report_init storm
 build_release
-start_stub
+DELAY="${STORM_DELAY_MS:-0}"
+start_stub --delay-ms "$DELAY"
 stub_fault ratelimit429 "path=/books/v1/volumes&retry_after=1"
 # Open Library stands for "a provider that answers": no budget, so every figure is Google's.
 export ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND=0
@@ -74,13 +77,13 @@ MAXW="$(J '"%.3f" % d["max_wait"]' <"$WORK/storm.json")"
 P50="$(J '"%.3f" % d["p50_wait"]' <"$WORK/storm.json")"
 P99="$(J '"%.3f" % d["p99_wait"]' <"$WORK/storm.json")"
 STATUSES="$(J 'json.dumps(d["statuses"], sort_keys=True)' <"$WORK/storm.json")"
-SKIPPED="$(curl -s "$APP/metrics" | grep '^almanac_upstream_skipped_total{provider="google-books"' | tr '\n' ' ')"
+SKIPPED="$(curl -s "$APP/metrics" | { grep '^almanac_upstream_skipped_total{provider="google-books"' || true; } | tr '\n' ' ')"
 verdict() { if "$PYTHON" -c "import sys; sys.exit(0 if $1 else 1)"; then echo "yes"; else echo "NO"; fi; }
 
 emit "# almanac evidence: scripts/storm.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- storm: $N distinct valid ISBNs, $CONC at a time, \`GET /v1/books/{isbn}\` on fresh connections; google-books answers 429 with Retry-After: 1; open-library answers (no budget)"
+emit "- storm: $N distinct valid ISBNs, $CONC at a time, \`GET /v1/books/{isbn}\` on fresh connections; google-books answers 429 with Retry-After: 1; open-library answers (no budget); every stub answer delayed ${DELAY} ms"
 emit ""
 emit "| figure | value | target | met |"
 emit "| --- | --- | --- | --- |"
