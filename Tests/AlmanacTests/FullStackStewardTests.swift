@@ -143,5 +143,20 @@ extension FullStackTests {
                 #expect(s.logs.lines.filter { $0.contains("breaker closed") }.count == 1)
             }
         }
+
+        @Test func theRequestDeadlineBoundsTheWholeChain() async throws {
+            try await FullStack.run(configure: { c in
+                c.upstream.timeoutMs = 10_000
+                c.upstream.requestDeadlineMs = 300
+            }) { s in
+                s.stub.setFault(.hang, for: F.coinbasePath)
+                let r = try await s.get("/v1/rates")
+                let detail = r.expectProblem(504)
+                // coinbase used the whole deadline (not its 10 s timeout); coingecko was left
+                // nothing and is reported, not silently dropped.
+                #expect(detail.contains("coinbase") && detail.contains("not asked"), "\(detail)")
+                #expect(s.count(F.coingeckoPath) == 0)
+            }
+        }
     }
 }
