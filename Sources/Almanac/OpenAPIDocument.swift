@@ -294,7 +294,7 @@ public enum OpenAPIDocument {
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "BadGateway": {"description": "Every upstream failed or sent garbage.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "The upstream did not answer in time.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "Unavailable": {"description": "Overloaded or draining.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+      "Unavailable": {"description": "Overloaded or draining; or upstream-paused: no provider answered and one was held back (cooling down after a 429, breaker open, budget spent).", "headers": {"Retry-After": {"description": "Seconds until trying again makes sense (always on upstream-paused).", "schema": {"type": "integer", "minimum": 0}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
     "schemas": {
       "Problem": {

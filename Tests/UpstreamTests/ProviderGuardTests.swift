@@ -1,3 +1,4 @@
+import Foundation
 import HTTPClient
 import Testing
 @testable import Upstream
@@ -72,6 +73,10 @@ import Testing
         do { let ok = outcome(429, ["Retry-After": "3"]) == .stop(retryAfterSeconds: 3); #expect(ok) }
         do { let ok = outcome(503, ["Retry-After": "2"]) == .stop(retryAfterSeconds: 2); #expect(ok) }
         #expect(outcome(503) == .failure)
+        let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
+        let dated = UpstreamResponse(status: 429, headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:05 GMT"])
+        #expect(AttemptOutcome(.success(dated), wallNow: now) == .stop(retryAfterSeconds: 5))
+        #expect(outcome(429, ["Retry-After": "soon"]) == .stop(retryAfterSeconds: nil))
         #expect(outcome(500) == .failure)
         #expect(outcome(404) == .answered)
         #expect(outcome(200) == .answered)
