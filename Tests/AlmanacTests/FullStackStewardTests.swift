@@ -96,7 +96,7 @@ extension FullStackTests {
                 let result = try await Self.storm(s, Self.isbns(80), concurrency: 20)
                 let elapsed = Date().timeIntervalSince(started)
                 #expect(result.statuses.allSatisfy { $0 == 200 }, "\(Set(result.statuses))")
-                // Google's "{}" answers are not found, so every lookup falls through to Open
+                // Google answers 200 with no matching volume (not found), so every lookup falls through to Open
                 // Library; what matters is how many reached Google: burst + rate × time.
                 let google = s.count(F.googlePath)
                 #expect(google <= 20 + Int((5 * elapsed).rounded(.up)), "\(google) requests to google-books in \(elapsed) s")
