@@ -41,14 +41,17 @@ let package = Package(
         // deadlines); never linked into the product.
         .target(name: "TestSupport"),
         .target(name: "Cache"),
-        .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
-        .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
+        // The one provider chain (fall-through, failure aggregation, what counts as success) and
+        // the steward between it and the HTTP client; every domain asks its providers through it.
+        .target(name: "Upstream", dependencies: ["HTTPClient"]),
+        .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"]),
+        .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
         // compilation condition cannot), defined for this one file only. DWARF 4 like the
         // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"]),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
@@ -58,6 +61,7 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),

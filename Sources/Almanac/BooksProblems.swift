@@ -1,6 +1,7 @@
 import Books
 import HTTPClient
 import HTTPServer
+import Upstream
 
 /// The problems (RFC 9457) the books endpoints answer with, in one place so their slugs and
 /// wording stay consistent across `/v1/books`, the batch and the Google-compatible shape.
@@ -34,8 +35,8 @@ public enum BooksProblems {
     /// (warn, with the upstream URL) under `requestID`, which the detail names.
     public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
-        case let failed as ProvidersFailed:
-            return UpstreamProblem.report(failed.failures, requestID: requestID, logger: logger)
+        case let unavailable as ProvidersUnavailable:
+            return ProvidersUnavailableProblem.report(unavailable, requestID: requestID, logger: logger)
         case let upstream as UpstreamError:
             return UpstreamProblem.report([upstream], requestID: requestID, logger: logger)
         case is CancellationError:

@@ -3,7 +3,7 @@ import HTTPClient
 /// The table of every key (API.md §1). Order is the documentation order.
 extension ConfigurationKey {
     static var all: [ConfigurationKey] {
-        [
+        var keys: [ConfigurationKey] = [
             string("server.host", \.server.host, expected: "a host name or IP address", valid: isHost),
             integer("server.port", \.server.port, 1...65535),
             integer("server.maxConnections", \.server.maxConnections, 1...1_000_000),
@@ -31,6 +31,11 @@ extension ConfigurationKey {
             integer("upstream.maxResponseBytes", \.upstream.maxResponseBytes, 1...1_073_741_824),
             string("upstream.userAgent", \.upstream.userAgent,
                    expected: "a non-empty string of printable ASCII", valid: isHeaderValue),
+            integer("upstream.maxQueueMs", \.upstream.maxQueueMs, 0...60_000),
+            seconds("upstream.maxCooldownSeconds", \.upstream.maxCooldownSeconds, max: 86400),
+            integer("upstream.breakerFailures", \.upstream.breakerFailures, 1...1000),
+            integer("upstream.retryBudgetPercent", \.upstream.retryBudgetPercent, 0...100),
+            integer("upstream.requestDeadlineMs", \.upstream.requestDeadlineMs, 1...600_000),
 
             providers("rates.providers", \.rates.providers, allowed: AlmanacConfiguration.Rates.knownProviders),
             seconds("rates.ttlSeconds", \.rates.ttlSeconds),
@@ -38,6 +43,11 @@ extension ConfigurationKey {
             url("rates.coinbase.baseUrl", \.rates.coinbase.baseUrl),
             url("rates.coingecko.baseUrl", \.rates.coingecko.baseUrl),
             url("rates.coindesk.baseUrl", \.rates.coindesk.baseUrl),
+        ]
+        keys += budget("rates.coinbase", rate: \.rates.coinbase.maxRequestsPerSecond, burst: \.rates.coinbase.burst)
+        keys += budget("rates.coingecko", rate: \.rates.coingecko.maxRequestsPerSecond, burst: \.rates.coingecko.burst)
+        keys += budget("rates.coindesk", rate: \.rates.coindesk.maxRequestsPerSecond, burst: \.rates.coindesk.burst)
+        keys += [
 
             providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
             seconds("books.ttlSeconds", \.books.ttlSeconds),
@@ -54,11 +64,16 @@ extension ConfigurationKey {
             string("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl,
                    expected: "an http:// or https:// URL with a host name or dotted-quad IPv4 address and no query",
                    valid: { isBaseURL($0) && (try? UpstreamOrigin.parse($0).get()) != nil }),
+        ]
+        keys += budget("books.googleBooks", rate: \.books.googleBooks.maxRequestsPerSecond, burst: \.books.googleBooks.burst)
+        keys += budget("books.openLibrary", rate: \.books.openLibrary.maxRequestsPerSecond, burst: \.books.openLibrary.burst)
+        keys += [
             integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
 
             choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),
             choice("log.format", \.log.format as WritableKeyPath<AlmanacConfiguration, LogFormat>),
         ]
+        return keys
     }
 
     /// Object paths that hold keys (`server`, `books.googleBooks`, …).

@@ -255,6 +255,17 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/admin/upstreams": {
+      "get": {
+        "tags": ["admin"], "operationId": "upstreamStates", "security": [{"adminToken": []}],
+        "summary": "Each provider's steward state: breaker, cooldown, request budget, retries.",
+        "responses": {
+          "200": {"description": "Providers sorted by name.", "content": {"application/json": {"schema": {"type": "object", "required": ["providers"], "properties": {"providers": {"type": "array", "items": {"type": "object", "required": ["provider", "state", "breaker", "cooldown", "budget", "retries"], "properties": {"provider": {"type": "string"}, "state": {"type": "string", "enum": ["closed", "open", "half-open"]}, "breaker": {"type": "object"}, "cooldown": {"type": "object"}, "budget": {"type": "object"}, "retries": {"type": "object"}}}}}}}}},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/AdminOff"}
+        }
+      }
+    },
     "/admin/cache/{namespace}": {
       "delete": {
         "tags": ["admin"], "operationId": "purgeCacheNamespace", "security": [{"adminToken": []}],
@@ -292,7 +303,7 @@ public enum OpenAPIDocument {
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "BadGateway": {"description": "Every upstream failed, sent garbage or answered with a redirect (upstream API calls never follow redirects). The detail names each provider, the cause class and the request id, e.g. \"coinbase: HTTP 503 (request id …)\", \"coinbase: redirected\", \"open-library: malformed answer (field …)\"; never an upstream URL, host or port (those are in the warn log line with the same request id).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "Every upstream asked timed out; the detail names them and the request id, e.g. \"google-books: timed out after 5000 ms (request id …)\".", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "Unavailable": {"description": "Overloaded or draining; retry after the seconds in Retry-After.", "headers": {"Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+      "Unavailable": {"description": "Overloaded or draining; or upstream-paused: no provider answered and one was held back (cooling down after a 429, breaker open, budget spent).", "headers": {"Retry-After": {"description": "Seconds until trying again makes sense (always on upstream-paused).", "schema": {"type": "integer", "minimum": 0}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
     "schemas": {
       "ServiceIndex": {

@@ -2,6 +2,7 @@ import Cache
 import HTTPClient
 import HTTPServer
 import Rates
+import Upstream
 
 /// The rates endpoints (API.md §3) on a `Router`, served from `RatesService`'s single cached
 /// table through a `RenderMemo`.
@@ -73,8 +74,8 @@ public enum RatesRoutes {
         switch error {
         case let e as RatesInputError:
             return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
-        case let e as RatesUnavailable:
-            return UpstreamProblem.report(e.failures, requestID: requestID, logger: logger)
+        case let e as ProvidersUnavailable:
+            return ProvidersUnavailableProblem.report(e, requestID: requestID, logger: logger)
         case let e as UpstreamError:
             return UpstreamProblem.report([e], requestID: requestID, logger: logger)
         case is CancellationError:

@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// One upstream catalogue that can answer "what book is this ISBN?".
 ///
@@ -21,12 +22,21 @@ extension BooksProvider {
                decode: ([UInt8]) throws(UpstreamError) -> Book?) async throws -> Book? {
         let response = try await client.get(request)
         do throws(UpstreamError) {
-            guard response.status == 200 else {
-                throw UpstreamError(.other, provider: name, detail: "HTTP \(response.status)")
-            }
+            try UpstreamSuccess.require(response, provider: name)
             return try decode(response.body)
         } catch {
             throw error.at(request.redactedURL)
         }
+    }
+}
+
+extension ProviderChain<Book> {
+    /// Books providers in configured order, merged while the book is incomplete (`BookMerge`):
+    /// the first provider that finds the book gives its base, later ones fill only what is
+    /// missing. A not-found falls through; `nil` only when every provider said not found.
+    public init(books providers: [any BooksProvider], isbn: ISBN, client: any HTTPClient, steward: Steward? = nil) {
+        self.init(providers.map { provider in
+            ProviderChain.Provider(name: provider.name) { client in try await provider.lookup(isbn, client: client) }
+        }, client: client, steward: steward, mergingUntil: BookMerge.isComplete, merge: BookMerge.merge)
     }
 }

@@ -1,5 +1,6 @@
 import Cache
 import HTTPClient
+import Upstream
 
 /// Answers ISBN lookups and cover requests from the cache, asking providers on a miss.
 ///
@@ -11,7 +12,9 @@ public final class BooksService: Sendable {
     public let configuration: BooksConfiguration
     public let coverHosts: CoverHostPolicy
     let client: any HTTPClient
-    let chain: ProviderChain
+    let steward: Steward?
+    /// Asked in this order through `ProviderChain(books:isbn:client:)`.
+    let providers: [any BooksProvider]
     let rendering: BookRendering
     let books: CacheNamespace<ISBN, BookAnswer>
     let covers: CacheNamespace<ISBN, CoverAnswer>
@@ -21,23 +24,24 @@ public final class BooksService: Sendable {
     ///   - providers: overrides the ones named by `configuration.providers` (tests, new
     ///     catalogues); the cover allow-list still follows the configuration.
     public init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
-                rendering: BookRendering, providers: [any BooksProvider]? = nil) {
+                rendering: BookRendering, providers: [any BooksProvider]? = nil, steward: Steward? = nil) {
         self.configuration = configuration
         self.coverHosts = CoverHostPolicy(configuration: configuration)
         self.client = client
         self.rendering = rendering
-        self.chain = ProviderChain(providers: providers ?? configuration.providers.map { id -> any BooksProvider in
+        self.steward = steward
+        self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
             switch id {
             case .googleBooks: return GoogleBooksProvider(configuration: configuration.googleBooks)
             case .openLibrary: return OpenLibraryProvider(configuration: configuration.openLibrary)
             }
-        })
+        }
         self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
         self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
     }
 
     /// Provider names in the order they are asked.
-    public var providerNames: [String] { chain.providers.map(\.name) }
+    public var providerNames: [String] { providers.map(\.name) }
 
     // MARK: - Books
 
@@ -51,7 +55,7 @@ public final class BooksService: Sendable {
     /// provider found it and at least one failed.
     public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
         try await books.value(for: isbn) { [self] in
-            let book = try await chain.find(isbn, client: client)
+            let book = try await chain(for: isbn).answer(background: CacheRefresh.isBackground)
             return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
                              ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -60,7 +64,11 @@ public final class BooksService: Sendable {
 
     /// Asks the providers directly, bypassing the cache (diagnostics and tests).
     public func findUncached(_ isbn: ISBN) async throws -> Book? {
-        try await chain.find(isbn, client: client)
+        try await chain(for: isbn).answer()
+    }
+
+    func chain(for isbn: ISBN) -> ProviderChain<Book> {
+        ProviderChain(books: providers, isbn: isbn, client: client, steward: steward)
     }
 
     // MARK: - Covers
@@ -82,14 +90,18 @@ public final class BooksService: Sendable {
 
     /// The cover for `isbn`: looks the book up (cached), then fetches its cover URL (cached),
     /// only from `coverHosts` (every redirect hop too), at most `maxCoverBytes`, and only if the answer is an image.
+    ///
+    /// With a steward, the whole request (book lookup, then the image) ends by
+    /// `upstream.requestDeadlineMs`: the image fetch gets `upstream.timeoutMs` or what is left.
     public func cover(_ isbn: ISBN) async throws -> CoverResult {
+        let deadline = steward.map { ContinuousClock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
         let bookLookup = try await book(isbn)
         guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
         guard let url = book.coverURL else { return .noCover(book) }
         // Failures are labelled by the provider whose answer named this image.
         let provider = book.coverSource ?? book.sources.first ?? "covers"
         let lookup = try await covers.value(for: isbn) { [self] in
-            let answer = try await fetchCover(url, isbn: isbn, provider: provider)
+            let answer = try await fetchCover(url, isbn: isbn, provider: provider, deadline: deadline)
             return CacheLoad(value: answer,
                              ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -97,16 +109,24 @@ public final class BooksService: Sendable {
         return .cover(lookup)
     }
 
-    func fetchCover(_ url: String, isbn: ISBN, provider: String) async throws(UpstreamError) -> CoverAnswer {
+    func fetchCover(_ url: String, isbn: ISBN, provider: String,
+                    deadline: ContinuousClock.Instant? = nil) async throws(UpstreamError) -> CoverAnswer {
         if case .failure(let refusal) = coverHosts.check(url) {
             throw UpstreamError(.invalidURL, provider: provider, detail: "cover URL refused by the cover host policy",
                                 diagnostic: refusal.description, url: url)
         }
         let response: UpstreamResponse
         do {
-            response = try await client.get(UpstreamRequest(
+            let request = UpstreamRequest(
                 url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
-                maxResponseBytes: configuration.maxCoverBytes, redirects: .within(coverHosts.policy)))
+                maxResponseBytes: configuration.maxCoverBytes, redirects: .within(coverHosts.policy))
+            // Image hosts are not the APIs' quotas: no budget or cooldown, only the deadline.
+            if let deadline, let steward {
+                let own = ContinuousClock.now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))
+                response = try await client.get(request, deadline: min(deadline, own), gate: OpenGate())
+            } else {
+                response = try await client.get(request)
+            }
         } catch let error as UpstreamError {
             throw error
         } catch {

@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// Google Books volumes search (`GET {base}/books/v1/volumes?q=isbn:{isbn13}`, API.md §2).
 ///

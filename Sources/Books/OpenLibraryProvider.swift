@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
 /// API.md §2): free and keyless, the fallback when Google's quota runs out.

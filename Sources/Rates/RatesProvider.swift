@@ -1,4 +1,5 @@
 import HTTPClient
+import Upstream
 
 /// A source of Bitcoin rate tables. Implementations fetch one upstream document and decode
 /// it; they throw `UpstreamError` only — transport failures as the client reported them,
@@ -10,14 +11,21 @@ public protocol RatesProvider: Sendable {
     func fetch(client: any HTTPClient) async throws -> RateTable
 }
 
+extension ProviderChain<RateTable> {
+    /// Rates providers in failover order: the first table wins (`firstAnswer()`).
+    public init(rates providers: [any RatesProvider], client: any HTTPClient, steward: Steward? = nil) {
+        self.init(providers.map { provider in
+            ProviderChain.Provider(name: provider.name) { client in try await provider.fetch(client: client) }
+        }, client: client, steward: steward)
+    }
+}
+
 /// Shared plumbing for providers: the GET, the status check and JSON parsing.
 enum ProviderFetch {
     static func json(_ url: String, provider: String, client: any HTTPClient) async throws -> JSONValue {
         let request = UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: provider)
         let response = try await client.get(request)
-        guard (200..<300).contains(response.status) else {
-            throw UpstreamError(.other, provider: provider, detail: "HTTP \(response.status)", url: url)
-        }
+        try UpstreamSuccess.require(response, provider: provider, url: url)
         return try decoding(url) { () throws(UpstreamError) in try parse(response.body, provider: provider) }
     }
 

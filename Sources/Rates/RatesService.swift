@@ -1,5 +1,6 @@
 import Cache
 import HTTPClient
+import Upstream
 
 /// The one rate table almanac serves, kept in the `rates` cache namespace.
 ///
@@ -15,34 +16,34 @@ public final class RatesService: Sendable {
     public let providers: [any RatesProvider]
     public let ttlSeconds: Double
     public let staleSeconds: Double
-    private let client: any HTTPClient
+    private let chain: ProviderChain<RateTable>
     private let cache: CacheNamespace<String, RateTable>
 
     /// The service for `configuration`, fetching through `client` and caching in `cache`.
     public convenience init(configuration: RatesConfiguration, client: any HTTPClient, cache: CacheStore,
-                            now: @escaping WallClock = WallClocks.system) {
+                            steward: Steward? = nil, now: @escaping WallClock = WallClocks.system) {
         self.init(providers: configuration.makeProviders(now: now), ttlSeconds: configuration.ttlSeconds,
-                  staleSeconds: configuration.staleSeconds, client: client, cache: cache)
+                  staleSeconds: configuration.staleSeconds, client: client, cache: cache, steward: steward)
     }
 
     /// The service with explicit providers (tests, custom wiring).
     public init(providers: [any RatesProvider], ttlSeconds: Double = RatesConfiguration.Defaults.ttlSeconds,
                 staleSeconds: Double = RatesConfiguration.Defaults.staleSeconds,
-                client: any HTTPClient, cache: CacheStore) {
+                client: any HTTPClient, cache: CacheStore, steward: Steward? = nil) {
         self.providers = providers
         self.ttlSeconds = ttlSeconds
         self.staleSeconds = staleSeconds
-        self.client = client
+        self.chain = ProviderChain(rates: providers, client: client, steward: steward)
         self.cache = cache.namespace(RatesService.namespaceName, keyType: String.self, valueType: RateTable.self)
     }
 
     /// The current table: fresh from the cache, stale while a refresh runs, or fetched now
-    /// (failing over across providers). Throws the combined `UpstreamError` of `RatesFailover`.
+    /// (failing over across providers). Throws `ProvidersUnavailable` when no provider answered.
     public func table() async throws -> CacheLookup<RateTable> {
-        let providers = self.providers, client = self.client
+        let chain = self.chain
         let ttl = ttlSeconds, stale = staleSeconds
         return try await cache.value(for: RatesService.tableKey) {
-            let table = try await RatesFailover.fetch(from: providers, client: client)
+            let table = try await chain.firstAnswer(background: CacheRefresh.isBackground)
             return CacheLoad(value: table, ttlSeconds: ttl, staleSeconds: stale)
         }
     }

@@ -65,7 +65,7 @@ extension FullStackTests {
         @Test func rateRedirectsAreProviderFailuresAndNeverFollowed() async throws {
             let canaries = try Canaries()
             defer { canaries.stop() }
-            try await FullStack.run { s in
+            try await FullStack.run(configure: FullStack.unthrottled) { s in
                 for location in canaries.tricks(upstreamPort: s.stub.port) + ["/v2/exchange-rates-moved"] {
                     for status in Self.statuses {
                         s.stub.route(F.coinbasePath, Self.redirect(location, status: status))
@@ -90,7 +90,7 @@ extension FullStackTests {
         @Test func bookLookupRedirectsAreProviderFailuresAndNeverFollowed() async throws {
             let canaries = try Canaries()
             defer { canaries.stop() }
-            try await FullStack.run { s in
+            try await FullStack.run(configure: FullStack.unthrottled) { s in
                 for location in canaries.tricks(upstreamPort: s.stub.port) {
                     for status in Self.statuses {
                         s.stub.route(F.googleTarget(F.isbn13), Self.redirect(location, status: status))
@@ -109,7 +109,7 @@ extension FullStackTests {
         @Test func thumbnailsNamingACanaryAreNeverFetchedNorShown() async throws {
             let canaries = try Canaries()
             defer { canaries.stop() }
-            try await FullStack.run { s in
+            try await FullStack.run(configure: FullStack.unthrottled) { s in
                 for thumbnail in canaries.tricks(upstreamPort: s.stub.port) {
                     try await Self.purgeBooks(s)
                     s.stub.route(F.googleTarget(F.isbn13), .json(Self.googleAnswer(thumbnail: thumbnail)))
@@ -136,7 +136,7 @@ extension FullStackTests {
         @Test func coverRedirectsToACanaryAreRefusedBeforeConnecting() async throws {
             let canaries = try Canaries()
             defer { canaries.stop() }
-            try await FullStack.run { s in
+            try await FullStack.run(configure: FullStack.unthrottled) { s in
                 for location in canaries.tricks(upstreamPort: s.stub.port) {
                     for status in Self.statuses {
                         s.stub.route(F.coverPath, Self.redirect(location, status: status))
@@ -158,7 +158,7 @@ extension FullStackTests {
         }
 
         @Test func timeoutsAndStatusesNameProviderCauseAndRequestIDOnly() async throws {
-            try await FullStack.run(configure: { $0.upstream.timeoutMs = 400 }) { s in
+            try await FullStack.run(configure: { FullStack.unthrottled(&$0); $0.upstream.timeoutMs = 400 }) { s in
                 s.stub.setFault(.hang, for: F.coinbasePath)
                 s.stub.setFault(.status(503), for: F.coingeckoPath)
                 let response = try await s.get("/v1/rates", headers: ["X-Request-ID: abc-123"])

@@ -261,3 +261,17 @@ func freeLoopbackPort() throws -> Int {
     guard rc == 0 else { throw WireClient.Failure(description: "bind: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+extension FullStack {
+    /// Stewardship out of the way, for tests that send many upstream requests on purpose to
+    /// prove something else (redirect tricks, canaries): no budgets, no breaker. The steward's
+    /// own behaviour is tested with its production settings in `FullStackStewardTests`.
+    static func unthrottled(_ c: inout AlmanacConfiguration) {
+        c.rates.coinbase.maxRequestsPerSecond = 0
+        c.rates.coingecko.maxRequestsPerSecond = 0
+        c.rates.coindesk.maxRequestsPerSecond = 0
+        c.books.googleBooks.maxRequestsPerSecond = 0
+        c.books.openLibrary.maxRequestsPerSecond = 0
+        c.upstream.breakerFailures = 1000
+    }
+}

@@ -3,6 +3,7 @@ import Cache
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
+import Upstream
 @testable import Books
 
 /// A rendering that shows what was stored, without the HTTP layer's formats.
@@ -86,7 +87,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
             try await service.book(isbn(Fixtures.pragmatic13))
         } throws: { error in
             // The status for clients; the (redacted) URL for the log line only.
-            guard let failures = (error as? ProvidersFailed)?.failures, failures.count == 1 else { return false }
+            guard let failures = (error as? ProvidersUnavailable)?.failures, failures.count == 1 else { return false }
             return failures[0].provider == "google-books" && failures[0].kind == .other && failures[0].detail == "HTTP 429"
                 && failures[0].url == "https://www.googleapis.com/books/v1/volumes?q=isbn:\(Fixtures.pragmatic13)"
         }
@@ -103,7 +104,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         do {
             _ = try await service.book(isbn(Fixtures.pragmatic13))
             Issue.record("expected a failure")
-        } catch let failed as ProvidersFailed {
+        } catch let failed as ProvidersUnavailable {
             #expect(failed.isTimeout)
             #expect(failed.failures.map(\.provider) == ["google-books", "open-library"])
         }
@@ -117,7 +118,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         do {
             _ = try await service.book(isbn(Fixtures.pragmatic13))
             Issue.record("expected a failure")
-        } catch let failed as ProvidersFailed {
+        } catch let failed as ProvidersUnavailable {
             #expect(!failed.isTimeout)
             #expect(failed.failures.last?.kind == .malformed)
         }

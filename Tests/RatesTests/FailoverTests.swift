@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
+import Upstream
 @testable import Rates
 
 @Suite struct FailoverTests {
@@ -18,14 +19,14 @@ import Testing
 
     @Test func firstSuccessWinsAndLaterProvidersAreNotAsked() async throws {
         let stub = client(coinbase: { StubHTTPClient.json(Fixtures.coinbase) }, coingecko: { StubHTTPClient.json(Fixtures.coingecko) })
-        let table = try await RatesFailover.fetch(from: providers, client: stub)
+        let table = try await ProviderChain(rates: providers, client: stub).firstAnswer()
         #expect(table.source == "coinbase")
         #expect(stub.requests.map(\.provider) == ["coinbase"])
     }
 
     @Test func firstFailsSecondIsUsed() async throws {
         let stub = client(coinbase: { StubHTTPClient.json("oops", status: 503) }, coingecko: { StubHTTPClient.json(Fixtures.coingecko) })
-        let table = try await RatesFailover.fetch(from: providers, client: stub)
+        let table = try await ProviderChain(rates: providers, client: stub).firstAnswer()
         #expect(table.source == "coingecko")
         #expect(stub.requests.map(\.provider) == ["coinbase", "coingecko"])
     }
@@ -34,9 +35,9 @@ import Testing
         let stub = client(coinbase: { StubHTTPClient.json("oops", status: 503) },
                           coingecko: { throw UpstreamError(.timeout, provider: "coingecko", detail: "no answer within 5000 ms") })
         do {
-            _ = try await RatesFailover.fetch(from: providers, client: stub)
+            _ = try await ProviderChain(rates: providers, client: stub).firstAnswer()
             Issue.record("expected failure")
-        } catch let error as RatesUnavailable {
+        } catch let error as ProvidersUnavailable {
             #expect(error.failures.map(\.provider) == ["coinbase", "coingecko"])
             #expect(!error.isTimeout)
             #expect(error.description == "coinbase: other: HTTP 503; coingecko: timeout: no answer within 5000 ms")
@@ -48,9 +49,9 @@ import Testing
     @Test func onlyTimeoutsIsATimeout() async {
         let timeout: @Sendable () throws -> UpstreamResponse = { throw UpstreamError(.timeout, provider: "x", detail: "slow") }
         do {
-            _ = try await RatesFailover.fetch(from: providers, client: client(coinbase: timeout, coingecko: timeout))
+            _ = try await ProviderChain(rates: providers, client: client(coinbase: timeout, coingecko: timeout)).firstAnswer()
             Issue.record("expected failure")
-        } catch let error as RatesUnavailable {
+        } catch let error as ProvidersUnavailable {
             #expect(error.isTimeout)
             #expect(error.failures.count == 2)
         } catch {
@@ -61,7 +62,7 @@ import Testing
     @Test func cancellationStopsTheWalk() async {
         let stub = client(coinbase: { throw UpstreamError(.cancelled, provider: "coinbase", detail: "cancelled") },
                           coingecko: { StubHTTPClient.json(Fixtures.coingecko) })
-        await #expect(throws: UpstreamError.self) { try await RatesFailover.fetch(from: providers, client: stub) }
+        await #expect(throws: CancellationError.self) { try await ProviderChain(rates: providers, client: stub).firstAnswer() }
         #expect(stub.requests.count == 1)
     }
 

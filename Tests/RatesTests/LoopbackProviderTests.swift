@@ -1,6 +1,7 @@
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
+import Upstream
 @testable import Rates
 
 /// The providers through the real `CurlHTTPClient` against a loopback stub upstream: the
@@ -38,7 +39,7 @@ import Testing
         upstream.route("/v2/exchange-rates", .text("maintenance", status: 503))
         upstream.route("/api/v3/simple/price", .json(Fixtures.coingecko))
         let config = RatesConfiguration(coinbase: .init(baseURL: upstream.baseURL), coingecko: .init(baseURL: upstream.baseURL))
-        let table = try await RatesFailover.fetch(from: config.makeProviders(), client: client())
+        let table = try await ProviderChain(rates: config.makeProviders(), client: client()).firstAnswer()
         #expect(table.source == "coingecko")
     }
 }
