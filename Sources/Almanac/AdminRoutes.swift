@@ -7,7 +7,7 @@ import HTTPServer
 /// and a scanner learns nothing.
 enum AdminRoutes {
     /// Namespaces an operator may purge one by one (API.md §3).
-    static let namespaces = ["rates", "books", "covers"]
+    static let namespaces = ["rates", "history", "books", "covers"]
 
     static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?) {
         router.get("/admin/cache") { request, _ in

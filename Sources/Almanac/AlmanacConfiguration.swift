@@ -64,7 +64,24 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com")
         /// Retired in 2025; kept for mirrors and recorded fixtures.
         public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
+        /// `rates.history.*`: daily closes of complete UTC days.
+        public var history = History()
+        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18.
+        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net")
+        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20.
+        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com")
+        /// ECB reference rates, for every other ECB currency's history.
+        public var frankfurter = Endpoint(baseUrl: "https://api.frankfurter.dev")
         public init() {}
+
+        public struct History: Sendable, Equatable {
+            public static let knownProviders = ["bitstamp", "coinbase-exchange"]
+            /// Exchanges in fall-through order.
+            public var providers = ["bitstamp", "coinbase-exchange"]
+            /// Lifetime of a cached block of complete days (30 days).
+            public var ttlSeconds = 2_592_000.0
+            public init() {}
+        }
     }
 
     /// `books.*`: book providers, cache lifetimes and the cover size cap.

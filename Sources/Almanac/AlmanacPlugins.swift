@@ -39,8 +39,12 @@ public struct AlmanacPlugins: Sendable {
         AlmanacPlugins(
             routes: [
                 { router, ctx in
+                    let history = HistoryService(
+                        configuration: ctx.configuration.historyConfiguration, client: ctx.httpClient, cache: ctx.cache)
                     RatesRoutes.register(on: &router, service: RatesService(
-                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache),
+                        history: history)
+                    HistoryRoutes.register(on: &router, history: history)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(

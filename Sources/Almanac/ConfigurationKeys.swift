@@ -30,6 +30,12 @@ extension ConfigurationKey {
             url("rates.coinbase.baseUrl", \.rates.coinbase.baseUrl),
             url("rates.coingecko.baseUrl", \.rates.coingecko.baseUrl),
             url("rates.coindesk.baseUrl", \.rates.coindesk.baseUrl),
+            providers("rates.history.providers", \.rates.history.providers,
+                      allowed: AlmanacConfiguration.Rates.History.knownProviders),
+            seconds("rates.history.ttlSeconds", \.rates.history.ttlSeconds),
+            url("rates.bitstamp.baseUrl", \.rates.bitstamp.baseUrl),
+            url("rates.coinbaseExchange.baseUrl", \.rates.coinbaseExchange.baseUrl),
+            url("rates.frankfurter.baseUrl", \.rates.frankfurter.baseUrl),
 
             providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
             seconds("books.ttlSeconds", \.books.ttlSeconds),

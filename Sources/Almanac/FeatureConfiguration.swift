@@ -14,6 +14,15 @@ extension AlmanacConfiguration {
             coindesk: .init(baseURL: rates.coindesk.baseUrl))
     }
 
+    public var historyConfiguration: HistoryConfiguration {
+        HistoryConfiguration(
+            providers: rates.history.providers,
+            ttlSeconds: rates.history.ttlSeconds,
+            bitstampBaseURL: rates.bitstamp.baseUrl,
+            coinbaseExchangeBaseURL: rates.coinbaseExchange.baseUrl,
+            frankfurterBaseURL: rates.frankfurter.baseUrl)
+    }
+
     public var booksConfiguration: BooksConfiguration {
         var c = BooksConfiguration()
         // The loader already rejected unknown names, so every name maps.

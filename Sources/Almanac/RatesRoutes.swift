@@ -28,9 +28,11 @@ public enum RatesRoutes {
         }
     }
 
-    /// Registers the rates and CoinDesk-compatible endpoints.
-    public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo()) {
-        let endpoint = Endpoint(service: service, memo: memo)
+    /// Registers the rates and CoinDesk-compatible endpoints. With `history`, `date=YYYY-MM-DD`
+    /// on `/v1/rates`, `/v1/rates/{code}` and `/v1/convert` answers from that day's closes.
+    public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo(),
+                                history: HistoryService? = nil) {
+        let endpoint = Endpoint(service: service, memo: memo, history: history)
         router.get("/v1/rates") { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
@@ -88,6 +90,7 @@ public enum RatesRoutes {
 private struct Endpoint: Sendable {
     let service: RatesService
     let memo: RenderMemo
+    let history: HistoryService?
 
     func answer(_ request: HTTPRequest, _ parse: () throws(RatesInputError) -> RatesQuery) -> HTTPResponseFuture {
         let query: RatesQuery
@@ -95,6 +98,12 @@ private struct Endpoint: Sendable {
             query = try parse()
         } catch {
             return .ready(RatesRoutes.problem(for: error).response)
+        }
+        if let history, let date = request.query("date") {
+            switch query {
+            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history)
+            default: break
+            }
         }
         if let lookup = service.freshTable() {
             return .ready(respond(request, query, lookup))
