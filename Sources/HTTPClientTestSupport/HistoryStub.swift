@@ -12,9 +12,11 @@ public enum HistoryStub {
     public static let frankfurterPrefix = "/v1/"
 
     /// Routes all three on `stub` (configure every history base URL to `stub.baseURL`).
-    public static func script(_ stub: StubUpstream) {
-        stub.route(prefix: bitstampPrefix) { bitstamp($0) }
-        stub.route(prefix: coinbaseExchangePrefix) { coinbaseExchange($0) }
+    /// `closedThrough` emulates an exchange that has not closed a day yet: candles after the
+    /// day it returns are left out.
+    public static func script(_ stub: StubUpstream, closedThrough: (@Sendable () -> Int64)? = nil) {
+        stub.route(prefix: bitstampPrefix) { bitstamp($0, closedThrough: closedThrough?() ?? .max) }
+        stub.route(prefix: coinbaseExchangePrefix) { coinbaseExchange($0, closedThrough: closedThrough?() ?? .max) }
         stub.route(prefix: frankfurterPrefix) { frankfurter($0) }
     }
 
@@ -30,7 +32,7 @@ public enum HistoryStub {
     static func problem(_ message: String) -> StubResponse { .json(#"{"message":"\#(message)"}"#, status: 400) }
 
     /// `GET /api/v2/ohlc/btcusd/?step=86400&limit=N&start=UNIX&end=UNIX`
-    static func bitstamp(_ request: StubRequest) -> StubResponse {
+    static func bitstamp(_ request: StubRequest, closedThrough: Int64) -> StubResponse {
         let p = parameters(request)
         let pair = request.path.dropFirst(bitstampPrefix.count).replacingOccurrences(of: "/", with: "")
         guard pair.hasPrefix("btc"), pair.count == 6, let currency = CurrencyCode.normalize(pair.dropFirst(3)) else {
@@ -42,7 +44,7 @@ public enum HistoryStub {
         }
         var candles: [String] = []
         var day = max(HistoryDay.containing(unixSeconds: start), HistoryStubSeries.bitstampFirst)
-        while day <= HistoryDay.containing(unixSeconds: end) && candles.count < limit {
+        while day <= min(HistoryDay.containing(unixSeconds: end), closedThrough) && candles.count < limit {
             let close = HistoryStubSeries.closeText("bitstamp", currency, day: day)
             candles.append(#"{"timestamp":"\#(day * 86_400)","open":"\#(close)","high":"\#(close)","low":"\#(close)","close":"\#(close)","volume":"12.5"}"#)
             day += 1
@@ -51,7 +53,7 @@ public enum HistoryStub {
     }
 
     /// `GET /products/BTC-USD/candles?granularity=86400&start=ISO&end=ISO`
-    static func coinbaseExchange(_ request: StubRequest) -> StubResponse {
+    static func coinbaseExchange(_ request: StubRequest, closedThrough: Int64) -> StubResponse {
         let p = parameters(request)
         let parts = request.path.split(separator: "/")
         guard parts.count == 3, parts[2] == "candles", parts[1].hasPrefix("BTC-"),
@@ -65,7 +67,7 @@ public enum HistoryStub {
         let first = HistoryDay.containing(unixSeconds: start), last = HistoryDay.containing(unixSeconds: end)
         guard last - first + 1 <= 300 else { return problem("granularity too small for the requested time range") }
         var candles: [String] = []
-        var day = last
+        var day = min(last, closedThrough)
         while day >= max(first, HistoryStubSeries.coinbaseExchangeFirst) {
             let close = HistoryStubSeries.closeText("coinbase-exchange", currency, day: day)
             candles.append("[\(day * 86_400),\(close),\(close),\(close),\(close),3.25]")
