@@ -164,7 +164,7 @@ for cur in USD JPY; do
   wrk -t1 -c1 -d"$HDUR" --latency "$url" >"$WORK/wrk-history-$cur.txt" 2>&1 || true
   w="$("$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-history-$cur.txt" currency="$cur")"
   echo "$w" >>"$WORK/history.jsonl"
-  emit "$(echo "$w" | J '"| '"$cur"' | '"$days"' | HTTP '"${cold%% *}"', '"${cold##* }"' s | '"$bit$note"' %s | '"$fx"' | %s %s | %s | %s | '"$bytes"' |" % (("✅" if '"$bit"' <= 5 else "❌"), d["p50_ms"], ("✅" if d["p50_ms"] is not None and d["p50_ms"] <= 2 else "❌"), d["p99_ms"], d["rps"]) + (" non-2xx: %d" % d["non2xx"] if d["non2xx"] else "")')"
+  emit "$(echo "$w" | J '"| '"$cur"' | '"$days"' | HTTP '"${cold%% *}"', '"${cold##* }"' s | '"$bit$note"' %s | '"$fx"' | %.3f %s | %.3f | %.0f | '"$bytes"' |" % (("✅" if '"$bit"' <= 5 else "❌"), d["p50_ms"] or -1, ("✅" if d["p50_ms"] is not None and d["p50_ms"] <= 2 else "❌"), d["p99_ms"] or -1, d["rps"] or 0) + (" non-2xx: %d" % d["non2xx"] if d["non2xx"] else "")')"
 done
 emit ""
 
