@@ -73,26 +73,31 @@ public enum HistoryRoutes {
     }
 
     /// `date=` on a rates endpoint: the same answer as without it, from that day's closes.
+    /// Codes the client named (base, symbols, code, from, to) must have a close that day (404
+    /// otherwise); a listing of every currency shows those that have one.
     static func dated(_ request: HTTPRequest, _ query: RatesQuery, date: String, history: HistoryService) -> HTTPResponseFuture {
-        let day: Int64, codes: [String]
+        let day: Int64, named: [String]
         do throws(RatesInputError) {
             day = try HistoryInput.date(date, yesterday: history.yesterday())
             let asked: [String]
             switch query {
-            case let .rates(base, symbols): asked = symbols.map { $0 + [base] } ?? HistoryService.currencies
+            case let .rates(base, symbols): asked = (symbols ?? []) + [base]
             case let .rate(code, base): asked = [code, base]
             case let .convert(from, to, _): asked = [from, to]
             default: asked = []
             }
             var known: [String] = []
             for code in asked where !known.contains(code) { known.append(try HistoryInput.historyCode(code)) }
-            codes = known
+            named = known
         } catch {
             return .ready(RatesRoutes.problem(for: error).response)
         }
+        let everything: Bool
+        if case .rates(_, nil) = query { everything = true } else { everything = false }
         let variant = "date=\(day)&" + query.representationKey
-        return answer(request, history: history, codes: codes, days: day...day, relative: false) { closes throws(RatesInputError) in
-            for code in codes where code != "BTC" && closes.value(code, day: day) == nil {
+        return answer(request, history: history, codes: everything ? HistoryService.currencies : named, days: day...day,
+                      relative: false) { closes throws(RatesInputError) in
+            for code in named where code != "BTC" && closes.value(code, day: day) == nil {
                 throw RatesInputError(kind: .unknownCurrency, slug: "no-history",
                                       detail: "No close of \(code) is known for \(HistoryDay.text(day)): history starts on 2011-08-18 (USD, EUR, GBP), later for some currencies.")
             }
