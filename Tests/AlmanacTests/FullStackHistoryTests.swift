@@ -92,6 +92,13 @@ extension FullStackTests {
                 }
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01").expectProblem(400).contains("end"))
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-13-01").expectProblem(400).contains("end"))
+                // Odd bytes in any parameter: an answer, never a crash.
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=%FF%FE&end=2024-01-01").expectProblem(400).contains("start"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-0%CC%81&end=2024-01-02").expectProblem(400).contains("start"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?currency=%E2%82%AC").status == 404)
+                #expect(try await s.get("/v1/rates/history?start=2024-01-01&end=2024-01-02&base=%00%01%02").expectProblem(400).contains("base"))
+                let head = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-02", method: "HEAD")
+                #expect(head.status == 200 && head.body.isEmpty)
                 // Days before the first exchange day are absent, not an error.
                 let early = try await s.get("/v1/bpi/historical/close.json?start=2011-08-16&end=2011-08-19")
                 #expect(FullStack.keys(early.json?["bpi"]) == ["2011-08-18", "2011-08-19"])
