@@ -8,6 +8,7 @@
 #   BENCH_QUICK=1 scripts/bench.sh   smoke run: every duration tiny
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
 #   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
+#   (always run: scripts/storm.sh, the quota storm against a provider answering 429)
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
 #   BENCH_ACCESS_LOG=1               both servers log every request to a file: almanac at
 #                                    log level info (its production default; JSON lines),
@@ -200,6 +201,14 @@ for n in $IDLE_NS; do
     fi
   done
 done
+emit ""
+
+# ---------------------------------------------------------------- quota storm
+# Its own almanac and stub (the storm needs Google answering 429), on the binary built above.
+log "running scripts/storm.sh"
+emit "## Quota storm (scripts/storm.sh)"
+emit ""
+(cd "$ROOT" && BENCH_SKIP_BUILD=1 timeout 300 bash scripts/storm.sh 2>/dev/null | sed -n '/^| figure/,$p') >>"$REPORT" || emit "(exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- component benches

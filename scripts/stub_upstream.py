@@ -26,11 +26,13 @@ Control (never counted, never faulted, never delayed):
                                         connections_open now; per path {requests,
                                         connections}; cover paths grouped
   POST /__reset                         zero the counters
-  POST /__fault?mode=none|error503|hang|garbage|slow|reset[&path=PREFIX][&delay_ms=N]
+  POST /__fault?mode=none|error503|hang|garbage|slow|reset|ratelimit429[&path=PREFIX][&delay_ms=N][&retry_after=N]
        error503: 503 with a JSON error body; hang: accept the request, never answer
        (connection closed after --hang-seconds or when the peer goes away);
        garbage: 200 application/json whose body is not JSON; slow: answer trickled
        in 16-byte chunks every 100 ms; reset: close the connection without answering.
+       ratelimit429: 429 Too Many Requests with `Retry-After: N` (retry_after=N, default 1),
+       as Google Books answers when its quota is spent.
        path=PREFIX limits the fault to request paths starting with PREFIX.
        delay_ms=N (also --delay-ms) delays every answer by N ms (default 0).
 
@@ -154,6 +156,7 @@ class State:
         self.hang_seconds = hang_seconds
         self.fault = "none"
         self.fault_path = ""
+        self.retry_after = 1
         self.fault_changed = threading.Event()
         self.started = time.time()
         self.reset()
@@ -348,6 +351,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_bytes(status, body, ctype, {"Cache-Control": "max-age=30"})
 
     def apply_fault(self, fault, path, q):
+        if fault == "ratelimit429":
+            return self.send_json(429, {"error": {"code": 429, "message": "stub: rate limit exceeded"}},
+                                  extra={"Retry-After": str(STATE.retry_after)})
         if fault == "error503":
             return self.send_json(503, {"error": {"code": 503, "message": "stub: service unavailable"}},
                                   extra={"Retry-After": "1"})
@@ -404,9 +410,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_json(200, {"ok": True})
         if path == "/__fault" and self.command == "POST":
             mode = (q.get("mode") or [STATE.fault])[0]
-            if mode not in ("none", "error503", "hang", "garbage", "slow", "reset"):
-                return self.send_json(400, {"error": "mode must be none|error503|hang|garbage|slow|reset"})
+            if mode not in ("none", "error503", "hang", "garbage", "slow", "reset", "ratelimit429"):
+                return self.send_json(400, {"error": "mode must be none|error503|hang|garbage|slow|reset|ratelimit429"})
             STATE.fault = mode
+            STATE.retry_after = int((q.get("retry_after") or ["1"])[0])
             STATE.fault_path = (q.get("path") or [""])[0]
             if "delay_ms" in q:
                 STATE.delay_ms = int(q["delay_ms"][0])

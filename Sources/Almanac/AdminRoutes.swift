@@ -1,6 +1,7 @@
 import Cache
 import Foundation
 import HTTPServer
+import Upstream
 
 /// The admin API: cache statistics and purges, behind `Authorization: Bearer <token>`.
 /// Registered only when `server.adminToken` is set, so without it the paths are plain 404s
@@ -9,7 +10,14 @@ enum AdminRoutes {
     /// Namespaces an operator may purge one by one (API.md §3).
     static let namespaces = ["rates", "history", "books", "covers"]
 
-    static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?) {
+    static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?,
+                         upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] }) {
+        router.get("/admin/upstreams") { request, _ in
+            authorized(request, token) {
+                .ready(OperationsRoutes.json(UpstreamsAdministration.json(upstreams())))
+            }
+        }
+
         router.get("/admin/cache") { request, _ in
             authorized(request, token) {
                 .ready(OperationsRoutes.json(statsJSON(cache.stats())))

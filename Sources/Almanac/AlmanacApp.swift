@@ -2,6 +2,7 @@ import Cache
 import HTTPClient
 import HTTPServer
 import Synchronization
+import Upstream
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ public final class AlmanacApp: Sendable {
     public let httpMetrics: HTTPMetrics
     public let metrics: MetricsRegistry
     public let router: Router
+    /// Budgets, cooldowns and breakers for every provider (shared by every feature).
+    public let steward: Steward
     private let lifecycle: Lifecycle
 
     public init(configuration: AlmanacConfiguration, plugins: AlmanacPlugins = .standard,
@@ -27,23 +30,29 @@ public final class AlmanacApp: Sendable {
                             sink: logSink)
         let cache = CacheStore(limits: configuration.cacheLimits)
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
+        let steward = Steward(configuration: configuration.stewardConfiguration,
+                              onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) })
         let lifecycle = Lifecycle()
         let httpMetrics = HTTPMetrics()
         let metrics = AlmanacMetrics.makeRegistry(.init(
             http: httpMetrics,
             openConnections: { lifecycle.server?.openConnections ?? 0 },
             cacheStats: { cache.stats() },
-            upstream: { plugins.upstreamMetrics(httpClient) }))
-        let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient)
+            upstream: { plugins.upstreamMetrics(httpClient) },
+            steward: steward))
+        let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient,
+                                     steward: steward)
         self.router = AlmanacApp.makeRouter(
             operations: .init(isDraining: { lifecycle.isDraining }, metrics: metrics,
-                              adminToken: configuration.server.adminToken, cache: cache, logger: logger),
+                              adminToken: configuration.server.adminToken, cache: cache, logger: logger,
+                              upstreams: { steward.statuses() }),
             features: plugins.routes.map { registration in { registration(&$0, context) } })
         self.logger = logger
         self.cache = cache
         self.httpClient = httpClient
         self.httpMetrics = httpMetrics
         self.metrics = metrics
+        self.steward = steward
         self.lifecycle = lifecycle
     }
 

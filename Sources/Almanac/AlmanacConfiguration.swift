@@ -44,13 +44,31 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public var maxResponseBytes = 5_242_880
         /// `almanac/<version> (+<project URL>)`; operators append a contact address.
         public var userAgent = AlmanacVersion.userAgent
+        /// Longest wait for a provider's budget token before it is skipped.
+        public var maxQueueMs = 250
+        /// Cap of a cooldown, whatever a provider's Retry-After says.
+        public var maxCooldownSeconds = 300.0
+        /// Consecutive transport failures, timeouts or 5xx that open a provider's breaker.
+        public var breakerFailures = 5
+        /// Retries as a share of a provider's requests over the last 10 s (at least 1 a second).
+        public var retryBudgetPercent = 10
+        /// A client request's whole wait across the provider chain.
+        public var requestDeadlineMs = 8000
         public init() {}
     }
 
-    /// One upstream API's location; tests and mirrors point it elsewhere.
+    /// One upstream API's location and request budget; tests and mirrors point it elsewhere.
     public struct Endpoint: Sendable, Equatable {
         public var baseUrl: String
-        public init(baseUrl: String) { self.baseUrl = baseUrl }
+        /// Budget refill rate (`…maxRequestsPerSecond`, 0 = none); defaults follow each
+        /// provider's published guidance (docs/upstream.md).
+        public var maxRequestsPerSecond: Double
+        /// Budget size (`…burst`): a full batch goes at once.
+        public var burst = 20
+        public init(baseUrl: String, maxRequestsPerSecond: Double = 0) {
+            self.baseUrl = baseUrl
+            self.maxRequestsPerSecond = maxRequestsPerSecond
+        }
     }
 
     /// `rates.*`: exchange-rate providers and cache lifetimes.
@@ -60,17 +78,21 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public var providers = ["coinbase", "coingecko"]
         public var ttlSeconds = 60.0
         public var staleSeconds = 600.0
-        public var coinbase = Endpoint(baseUrl: "https://api.coinbase.com")
-        public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com")
-        /// Retired in 2025; kept for mirrors and recorded fixtures.
+        /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
+        public var coinbase = Endpoint(baseUrl: "https://api.coinbase.com", maxRequestsPerSecond: 2.7)
+        /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
+        public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com", maxRequestsPerSecond: 0.2)
+        /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
         public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
         /// `rates.history.*`: daily closes of complete UTC days.
         public var history = History()
-        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18.
-        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net")
-        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20.
-        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com")
-        /// ECB reference rates, for every other ECB currency's history.
+        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18. Bitstamp allows 8,000 requests per
+        /// 10 minutes per IP → 13 a second.
+        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net", maxRequestsPerSecond: 13)
+        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20. Coinbase Exchange's public endpoints
+        /// allow 10 requests a second per IP.
+        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com", maxRequestsPerSecond: 10)
+        /// ECB reference rates, for every other ECB currency's history (no published limit).
         public var frankfurter = Endpoint(baseUrl: "https://api.frankfurter.dev")
         public init() {}
 
@@ -104,12 +126,18 @@ public struct AlmanacConfiguration: Sendable, Equatable {
             /// Optional ISO 3166-1 alpha-2 code sent as `country=` (Google answers by the
             /// caller's location, which for a server in a data centre may be surprising).
             public var country: String?
+            /// Google APIs' default per-user quota, 100 requests per 100 s → 1 a second.
+            public var maxRequestsPerSecond = 1.0
+            public var burst = 20
             public init() {}
         }
 
         public struct OpenLibrary: Sendable, Equatable {
             public var baseUrl = "https://openlibrary.org"
             public var coversBaseUrl = "https://covers.openlibrary.org"
+            /// Open Library asks API users for about one request a second.
+            public var maxRequestsPerSecond = 1.0
+            public var burst = 20
             public init() {}
         }
     }

@@ -1,4 +1,5 @@
 import Cache
+import Upstream
 
 /// The standard set of families `/metrics` serves (API.md §3), assembled from closures so
 /// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.
@@ -12,15 +13,19 @@ public enum AlmanacMetrics {
         public var cacheStats: @Sendable () -> [String: CacheStats]
         /// The HTTP client's counters, mapped to Almanac's shape.
         public var upstream: @Sendable () -> UpstreamMetricsSnapshot
+        /// Budgets, cooldowns and breakers; nil when no steward runs.
+        public var steward: Steward?
 
         public init(http: HTTPMetrics,
                     openConnections: @escaping @Sendable () -> Int = { 0 },
                     cacheStats: @escaping @Sendable () -> [String: CacheStats] = { [:] },
-                    upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty }) {
+                    upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty },
+                    steward: Steward? = nil) {
             self.http = http
             self.openConnections = openConnections
             self.cacheStats = cacheStats
             self.upstream = upstream
+            self.steward = steward
         }
     }
 
@@ -34,6 +39,7 @@ public enum AlmanacMetrics {
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
         registry.register { sources.upstream().families() }
+        if let steward = sources.steward { registry.register { StewardMetrics.families(steward) } }
         registry.register {
             [MetricFamily(name: "almanac_build_info", help: "Build information; the value is always 1.", kind: .gauge,
                           samples: [.init(labels: [("version", AlmanacVersion.string), ("swift", AlmanacVersion.swiftVersion)],

@@ -3,6 +3,7 @@ import Cache
 import HTTPClient
 import HTTPServer
 import Rates
+import Upstream
 
 /// What the app hands each feature when it registers its routes: the validated
 /// configuration and the shared services, built once.
@@ -11,6 +12,8 @@ public struct AlmanacContext: Sendable {
     public let logger: Logger
     public let cache: CacheStore
     public let httpClient: any HTTPClient
+    /// Every provider chain asks through it: budgets, cooldowns, breakers, deadlines.
+    public let steward: Steward
 }
 
 /// The extension points where features plug into the app: their routes and the upstream
@@ -40,15 +43,17 @@ public struct AlmanacPlugins: Sendable {
             routes: [
                 { router, ctx in
                     let history = HistoryService(
-                        configuration: ctx.configuration.historyConfiguration, client: ctx.httpClient, cache: ctx.cache)
+                        configuration: ctx.configuration.historyConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        steward: ctx.steward)
                     RatesRoutes.register(on: &router, service: RatesService(
-                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache),
-                        history: history)
+                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        steward: ctx.steward), history: history)
                     HistoryRoutes.register(on: &router, history: history)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(
-                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache))
+                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        steward: ctx.steward))
                 },
             ],
             makeHTTPClient: { config, _ in CurlHTTPClient(configuration: config) },

@@ -35,7 +35,7 @@ public enum BooksProblems {
     public static func problem(for error: any Error) -> Problem {
         switch error {
         case let unavailable as ProvidersUnavailable:
-            return UpstreamProblem.problem(forAll: unavailable.failures)
+            return ProvidersUnavailableProblem.problem(for: unavailable)
         case let upstream as UpstreamError:
             return UpstreamProblem.problem(for: upstream)
         case is CancellationError:

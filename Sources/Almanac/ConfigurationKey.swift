@@ -62,6 +62,26 @@ struct ConfigurationKey {
             render: { $0[keyPath: kp] })
     }
 
+    /// A non-negative number (a rate); fractions allowed (0.2 = 12 a minute).
+    static func rate(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Double>,
+                     max: Double = 1_000_000) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "a number ≥ 0 and ≤ \(Int(max)) (0 = no budget)", isSecret: false,
+            apply: { config, input in
+                guard let v = input.double, v >= 0, v <= max else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
+    /// A provider's request budget: `<prefix>.maxRequestsPerSecond` and `<prefix>.burst`.
+    static func budget(_ prefix: String, rate: WritableKeyPath<AlmanacConfiguration, Double>,
+                       burst: WritableKeyPath<AlmanacConfiguration, Int>) -> [ConfigurationKey] {
+        [ConfigurationKey.rate(prefix + ".maxRequestsPerSecond", rate),
+         integer(prefix + ".burst", burst, 1...100_000)]
+    }
+
     static func string(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>,
                        expected: String, valid: @escaping (String) -> Bool) -> ConfigurationKey {
         ConfigurationKey(

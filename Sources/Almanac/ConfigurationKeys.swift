@@ -1,7 +1,7 @@
 /// The table of every key (API.md §1). Order is the documentation order.
 extension ConfigurationKey {
     static var all: [ConfigurationKey] {
-        [
+        var keys: [ConfigurationKey] = [
             string("server.host", \.server.host, expected: "a host name or IP address", valid: isHost),
             integer("server.port", \.server.port, 1...65535),
             integer("server.maxConnections", \.server.maxConnections, 1...1_000_000),
@@ -23,6 +23,11 @@ extension ConfigurationKey {
             integer("upstream.maxResponseBytes", \.upstream.maxResponseBytes, 1...1_073_741_824),
             string("upstream.userAgent", \.upstream.userAgent,
                    expected: "a non-empty string of printable ASCII", valid: isHeaderValue),
+            integer("upstream.maxQueueMs", \.upstream.maxQueueMs, 0...60_000),
+            seconds("upstream.maxCooldownSeconds", \.upstream.maxCooldownSeconds, max: 86400),
+            integer("upstream.breakerFailures", \.upstream.breakerFailures, 1...1000),
+            integer("upstream.retryBudgetPercent", \.upstream.retryBudgetPercent, 0...100),
+            integer("upstream.requestDeadlineMs", \.upstream.requestDeadlineMs, 1...600_000),
 
             providers("rates.providers", \.rates.providers, allowed: AlmanacConfiguration.Rates.knownProviders),
             seconds("rates.ttlSeconds", \.rates.ttlSeconds),
@@ -30,12 +35,22 @@ extension ConfigurationKey {
             url("rates.coinbase.baseUrl", \.rates.coinbase.baseUrl),
             url("rates.coingecko.baseUrl", \.rates.coingecko.baseUrl),
             url("rates.coindesk.baseUrl", \.rates.coindesk.baseUrl),
+        ]
+        keys += budget("rates.coinbase", rate: \.rates.coinbase.maxRequestsPerSecond, burst: \.rates.coinbase.burst)
+        keys += budget("rates.coingecko", rate: \.rates.coingecko.maxRequestsPerSecond, burst: \.rates.coingecko.burst)
+        keys += budget("rates.coindesk", rate: \.rates.coindesk.maxRequestsPerSecond, burst: \.rates.coindesk.burst)
+        keys += [
             providers("rates.history.providers", \.rates.history.providers,
                       allowed: AlmanacConfiguration.Rates.History.knownProviders),
             seconds("rates.history.ttlSeconds", \.rates.history.ttlSeconds),
             url("rates.bitstamp.baseUrl", \.rates.bitstamp.baseUrl),
             url("rates.coinbaseExchange.baseUrl", \.rates.coinbaseExchange.baseUrl),
             url("rates.frankfurter.baseUrl", \.rates.frankfurter.baseUrl),
+        ]
+        keys += budget("rates.bitstamp", rate: \.rates.bitstamp.maxRequestsPerSecond, burst: \.rates.bitstamp.burst)
+        keys += budget("rates.coinbaseExchange", rate: \.rates.coinbaseExchange.maxRequestsPerSecond, burst: \.rates.coinbaseExchange.burst)
+        keys += budget("rates.frankfurter", rate: \.rates.frankfurter.maxRequestsPerSecond, burst: \.rates.frankfurter.burst)
+        keys += [
 
             providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
             seconds("books.ttlSeconds", \.books.ttlSeconds),
@@ -49,11 +64,16 @@ extension ConfigurationKey {
                      valid: { $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }),
             url("books.openLibrary.baseUrl", \.books.openLibrary.baseUrl),
             url("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl),
+        ]
+        keys += budget("books.googleBooks", rate: \.books.googleBooks.maxRequestsPerSecond, burst: \.books.googleBooks.burst)
+        keys += budget("books.openLibrary", rate: \.books.openLibrary.maxRequestsPerSecond, burst: \.books.openLibrary.burst)
+        keys += [
             integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
 
             choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),
             choice("log.format", \.log.format as WritableKeyPath<AlmanacConfiguration, LogFormat>),
         ]
+        return keys
     }
 
     /// Object paths that hold keys (`server`, `books.googleBooks`, …).

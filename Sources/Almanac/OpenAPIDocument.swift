@@ -296,6 +296,17 @@ public enum OpenAPIDocument {
         }
       }
     },
+    "/admin/upstreams": {
+      "get": {
+        "tags": ["admin"], "operationId": "upstreamStates", "security": [{"adminToken": []}],
+        "summary": "Each provider's steward state: breaker, cooldown, request budget, retries.",
+        "responses": {
+          "200": {"description": "Providers sorted by name.", "content": {"application/json": {"schema": {"type": "object", "required": ["providers"], "properties": {"providers": {"type": "array", "items": {"type": "object", "required": ["provider", "state", "breaker", "cooldown", "budget", "retries"], "properties": {"provider": {"type": "string"}, "state": {"type": "string", "enum": ["closed", "open", "half-open"]}, "breaker": {"type": "object"}, "cooldown": {"type": "object"}, "budget": {"type": "object"}, "retries": {"type": "object"}}}}}}}}},
+          "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/AdminOff"}
+        }
+      }
+    },
     "/admin/cache/{namespace}": {
       "delete": {
         "tags": ["admin"], "operationId": "purgeCacheNamespace", "security": [{"adminToken": []}],

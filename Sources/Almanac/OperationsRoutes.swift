@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Upstream
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json` and, when an admin token is set, the
 /// admin API (API.md §3 "Operations"). Every answer is `Cache-Control: no-store`: these
@@ -13,14 +14,18 @@ public enum OperationsRoutes {
         public var adminToken: String?
         public var cache: any CacheAdministration
         public var logger: Logger?
+        /// Each provider's steward state, for `GET /admin/upstreams`.
+        public var upstreams: @Sendable () -> [ProviderStatus]
 
         public init(isDraining: @escaping @Sendable () -> Bool, metrics: MetricsRegistry, adminToken: String?,
-                    cache: any CacheAdministration, logger: Logger? = nil) {
+                    cache: any CacheAdministration, logger: Logger? = nil,
+                    upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] }) {
             self.isDraining = isDraining
             self.metrics = metrics
             self.adminToken = adminToken
             self.cache = cache
             self.logger = logger
+            self.upstreams = upstreams
         }
     }
 
@@ -50,7 +55,7 @@ public enum OperationsRoutes {
         }
 
         if let token = deps.adminToken {
-            AdminRoutes.register(on: &router, token: token, cache: deps.cache, logger: deps.logger)
+            AdminRoutes.register(on: &router, token: token, cache: deps.cache, logger: deps.logger, upstreams: deps.upstreams)
         }
     }
 

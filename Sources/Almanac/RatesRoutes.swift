@@ -74,7 +74,7 @@ public enum RatesRoutes {
         case let e as RatesInputError:
             return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
         case let e as ProvidersUnavailable:
-            return UpstreamProblem.problem(forAll: e.failures)
+            return ProvidersUnavailableProblem.problem(for: e)
         case let e as UpstreamError:
             return UpstreamProblem.problem(for: e)
         case is CancellationError:

@@ -18,9 +18,9 @@ extension ProviderChain<Book> {
     /// Books providers in configured order, merged while the book is incomplete (`BookMerge`):
     /// the first provider that finds the book gives its base, later ones fill only what is
     /// missing. A not-found falls through; `nil` only when every provider said not found.
-    public init(books providers: [any BooksProvider], isbn: ISBN, client: any HTTPClient) {
+    public init(books providers: [any BooksProvider], isbn: ISBN, client: any HTTPClient, steward: Steward? = nil) {
         self.init(providers.map { provider in
             ProviderChain.Provider(name: provider.name) { client in try await provider.lookup(isbn, client: client) }
-        }, client: client, mergingUntil: BookMerge.isComplete, merge: BookMerge.merge)
+        }, client: client, steward: steward, mergingUntil: BookMerge.isComplete, merge: BookMerge.merge)
     }
 }

@@ -12,6 +12,7 @@ public final class BooksService: Sendable {
     public let configuration: BooksConfiguration
     public let coverHosts: CoverHostPolicy
     let client: any HTTPClient
+    let steward: Steward?
     /// Asked in this order through `ProviderChain(books:isbn:client:)`.
     let providers: [any BooksProvider]
     let rendering: BookRendering
@@ -23,10 +24,11 @@ public final class BooksService: Sendable {
     ///   - providers: overrides the ones named by `configuration.providers` (tests, new
     ///     catalogues); the cover allow-list still follows the configuration.
     public init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
-                rendering: BookRendering, providers: [any BooksProvider]? = nil) {
+                rendering: BookRendering, providers: [any BooksProvider]? = nil, steward: Steward? = nil) {
         self.configuration = configuration
         self.coverHosts = CoverHostPolicy(configuration: configuration)
         self.client = client
+        self.steward = steward
         self.rendering = rendering
         self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
             switch id {
@@ -53,7 +55,7 @@ public final class BooksService: Sendable {
     /// provider found it and at least one failed.
     public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
         try await books.value(for: isbn) { [self] in
-            let book = try await chain(for: isbn).answer()
+            let book = try await chain(for: isbn).answer(background: CacheRefresh.isBackground)
             return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
                              ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -66,7 +68,7 @@ public final class BooksService: Sendable {
     }
 
     func chain(for isbn: ISBN) -> ProviderChain<Book> {
-        ProviderChain(books: providers, isbn: isbn, client: client)
+        ProviderChain(books: providers, isbn: isbn, client: client, steward: steward)
     }
 
     // MARK: - Covers
@@ -88,12 +90,16 @@ public final class BooksService: Sendable {
 
     /// The cover for `isbn`: looks the book up (cached), then fetches its cover URL (cached),
     /// only from `coverHosts`, at most `maxCoverBytes`, and only if the answer is an image.
+    ///
+    /// With a steward, the whole request (book lookup, then the image) ends by
+    /// `upstream.requestDeadlineMs`: the image fetch gets `upstream.timeoutMs` or what is left.
     public func cover(_ isbn: ISBN) async throws -> CoverResult {
+        let deadline = steward.map { ContinuousClock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
         let bookLookup = try await book(isbn)
         guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
         guard let url = book.coverURL else { return .noCover(book) }
         let lookup = try await covers.value(for: isbn) { [self] in
-            let answer = try await fetchCover(url, isbn: isbn)
+            let answer = try await fetchCover(url, isbn: isbn, deadline: deadline)
             return CacheLoad(value: answer,
                              ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
@@ -101,17 +107,24 @@ public final class BooksService: Sendable {
         return .cover(lookup)
     }
 
-    func fetchCover(_ url: String, isbn: ISBN) async throws(UpstreamError) -> CoverAnswer {
+    func fetchCover(_ url: String, isbn: ISBN, deadline: ContinuousClock.Instant? = nil) async throws(UpstreamError) -> CoverAnswer {
         let provider = coverProvider(for: url)
         guard coverHosts.allows(url) else {
             throw UpstreamError(.invalidURL, provider: provider,
                                 detail: "cover host \(UpstreamURL.host(of: url) ?? "(none)") is not a configured provider's host")
         }
         let response: UpstreamResponse
+        let request = UpstreamRequest(
+            url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
+            maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts)
         do {
-            response = try await client.get(UpstreamRequest(
-                url: url, headers: [UpstreamHeader("Accept", "image/*")], provider: provider,
-                maxResponseBytes: configuration.maxCoverBytes, allowedHosts: coverHosts.hosts))
+            // Image hosts are not the APIs' quotas: no budget or cooldown, only the deadline.
+            if let deadline, let steward {
+                let own = ContinuousClock.now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))
+                response = try await client.get(request, deadline: min(deadline, own), gate: OpenGate())
+            } else {
+                response = try await client.get(request)
+            }
         } catch let error as UpstreamError {
             throw error
         } catch {

@@ -87,7 +87,8 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
 
     @inlinable
     func launch(_ flight: Flight<Value>, key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>) {
-        let task = Task { await self.run(flight, key: key, load: load) }
+        let background = flight.background
+        let task = Task { await CacheRefresh.$isBackground.withValue(background) { await self.run(flight, key: key, load: load) } }
         guard !flight.background else { return }
         let cancelNow = store.state.withLock { _ -> Bool in
             if flight.abandoned { return true }

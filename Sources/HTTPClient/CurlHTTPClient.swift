@@ -19,34 +19,30 @@ public final class CurlHTTPClient: HTTPClient {
         engine.shutdown()
     }
 
-    /// GET with retries (429/502/503/504 and connect failures or timeouts), backoff with full
-    /// jitter honouring `Retry-After`, all within `timeoutMs`. An HTTP error status that is not
-    /// retried, or remains after the retries, is returned as a value.
+    /// GET with retries (502/503/504 and connect failures or timeouts; never 429), backoff
+    /// with full jitter honouring `Retry-After`, all within `timeoutMs`. An HTTP error status
+    /// that is not retried, or remains after the retries, is returned as a value.
     public func get(_ request: UpstreamRequest) async throws -> UpstreamResponse {
+        try await get(request, deadline: ContinuousClock().now + .milliseconds(max(1, configuration.timeoutMs)), gate: OpenGate())
+    }
+
+    /// The same within `deadline`, each attempt admitted by `gate` (see `RetryLoop`).
+    public func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(max(1, configuration.timeoutMs))
-        var attempt = 0
-        while true {
-            attempt += 1
+        return try await RetryLoop.run(request, retries: configuration.retries, deadline: deadline,
+                                       configuration: configuration, gate: gate) { deadline in
             let started = clock.now
             let result: Result<UpstreamResponse, UpstreamError>
             do {
                 result = .success(try await followingRedirects(request, deadline: deadline, clock: clock))
             } catch let error as UpstreamError {
                 result = .failure(error)
+            } catch {
+                result = .failure(UpstreamError(.other, provider: request.provider, detail: String(describing: error)))
             }
             metrics.record(provider: request.provider, outcome: Self.outcome(of: result),
-                           seconds: Self.seconds(clock.now - started))
-            if case .failure(let error) = result, error.kind == .cancelled { throw error }
-            guard attempt <= configuration.retries, RetryPolicy.isRetryable(result) else { return try result.get() }
-            let wait = RetryPolicy.delay(after: result, attempt: attempt, configuration: configuration)
-            // No attempt is started that could not finish before the deadline.
-            guard clock.now + wait < deadline else { return try result.get() }
-            do {
-                try await Task.sleep(for: wait)
-            } catch {
-                throw UpstreamError(.cancelled, provider: request.provider, detail: "cancelled while waiting to retry")
-            }
+                           seconds: (clock.now - started).inSeconds)
+            return result
         }
     }
 
@@ -77,7 +73,7 @@ public final class CurlHTTPClient: HTTPClient {
             let spec = TransferSpec(
                 url: url, headers: request.headers, userAgent: configuration.userAgent,
                 connectTimeoutMs: configuration.connectTimeoutMs,
-                timeoutMs: max(1, Int((Self.seconds(remaining) * 1000).rounded(.up))),
+                timeoutMs: max(1, Int((remaining.inSeconds * 1000).rounded(.up))),
                 maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes,
                 lowSpeedLimitBytesPerSecond: configuration.lowSpeedLimitBytesPerSecond,
                 lowSpeedTimeSeconds: configuration.lowSpeedTimeSeconds,
@@ -104,10 +100,5 @@ public final class CurlHTTPClient: HTTPClient {
         case .success(let response): return UpstreamMetrics.outcomeLabel(forStatus: response.status)
         case .failure(let error): return UpstreamMetrics.outcomeLabel(for: error.kind)
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -90,4 +90,24 @@ public protocol HTTPClient: Sendable {
     /// Performs a GET, with retries, timeouts and limits as configured. Throws `UpstreamError`
     /// (including `.cancelled` when the calling task is cancelled).
     func get(_ request: UpstreamRequest) async throws -> UpstreamResponse
+
+    /// The same GET, with every attempt (retries included) admitted by `gate` and finished by
+    /// `deadline` instead of the client's own `timeoutMs`: how the steward reaches the
+    /// network. Clients without retries of their own (test doubles) get the default: one
+    /// attempt through the gate.
+    func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse
+}
+
+extension HTTPClient {
+    public func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
+        try await RetryLoop.run(request, retries: 0, deadline: deadline, configuration: HTTPClientConfiguration(), gate: gate) { _ in
+            do {
+                return .success(try await get(request))
+            } catch let error as UpstreamError {
+                return .failure(error)
+            } catch {
+                return .failure(UpstreamError(Task.isCancelled ? .cancelled : .other, provider: request.provider, detail: String(describing: error)))
+            }
+        }
+    }
 }

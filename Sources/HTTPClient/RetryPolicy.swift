@@ -1,9 +1,10 @@
 import Foundation
 
 /// When a GET (idempotent, RFC 9110 §9.2.2) is tried again, and after how long.
-enum RetryPolicy {
-    /// Statuses that say "try again later": rate limited or a gateway/overload answer.
-    static let retriedStatuses: Set<Int> = [429, 502, 503, 504]
+public enum RetryPolicy {
+    /// Statuses that say "try again later" (a gateway or overload answer). Never 429: a
+    /// provider that says "too many requests" gets fewer, not one more.
+    static let retriedStatuses: Set<Int> = [502, 503, 504]
     /// Failures where a new connection may well succeed. A timeout is retried only when time is
     /// left (a connect timeout shorter than the total deadline).
     static let retriedKinds: Set<UpstreamError.Kind> = [.connectionRefused, .connectionReset, .timeout]
@@ -32,7 +33,7 @@ enum RetryPolicy {
     }
 
     /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; nil when unparsable.
-    static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
+    public static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
         let value = value.trimmingCharacters(in: .whitespaces)
         if !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
             return Double(value)

@@ -8,6 +8,8 @@ public struct Problem: Sendable, Equatable, Error {
     public var status: HTTPStatus
     /// What went wrong in words a person can act on; never a stack trace or a secret.
     public var detail: String
+    /// Sent as `Retry-After` (RFC 9110 §10.2.3) when set: when trying again makes sense.
+    public var retryAfterSeconds: Int?
 
     /// - Parameter slug: a stable identifier such as `invalid-isbn`; `nil` means `about:blank`
     ///   (RFC 9457 §4.2.1), whose title is the status's reason phrase.
@@ -36,6 +38,7 @@ public struct Problem: Sendable, Equatable, Error {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/problem+json")
         headers.add("Cache-Control", "no-store")
+        if let retryAfterSeconds { headers.add("Retry-After", String(max(0, retryAfterSeconds))) }
         return HTTPResponse(status: status, headers: headers, body: jsonBytes)
     }
 }

@@ -13,10 +13,10 @@ public protocol RatesProvider: Sendable {
 
 extension ProviderChain<RateTable> {
     /// Rates providers in failover order: the first table wins (`firstAnswer()`).
-    public init(rates providers: [any RatesProvider], client: any HTTPClient) {
+    public init(rates providers: [any RatesProvider], client: any HTTPClient, steward: Steward? = nil) {
         self.init(providers.map { provider in
             ProviderChain.Provider(name: provider.name) { client in try await provider.fetch(client: client) }
-        }, client: client)
+        }, client: client, steward: steward)
     }
 }
 

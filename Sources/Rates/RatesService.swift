@@ -21,19 +21,19 @@ public final class RatesService: Sendable {
 
     /// The service for `configuration`, fetching through `client` and caching in `cache`.
     public convenience init(configuration: RatesConfiguration, client: any HTTPClient, cache: CacheStore,
-                            now: @escaping WallClock = WallClocks.system) {
+                            steward: Steward? = nil, now: @escaping WallClock = WallClocks.system) {
         self.init(providers: configuration.makeProviders(now: now), ttlSeconds: configuration.ttlSeconds,
-                  staleSeconds: configuration.staleSeconds, client: client, cache: cache)
+                  staleSeconds: configuration.staleSeconds, client: client, cache: cache, steward: steward)
     }
 
     /// The service with explicit providers (tests, custom wiring).
     public init(providers: [any RatesProvider], ttlSeconds: Double = RatesConfiguration.Defaults.ttlSeconds,
                 staleSeconds: Double = RatesConfiguration.Defaults.staleSeconds,
-                client: any HTTPClient, cache: CacheStore) {
+                client: any HTTPClient, cache: CacheStore, steward: Steward? = nil) {
         self.providers = providers
         self.ttlSeconds = ttlSeconds
         self.staleSeconds = staleSeconds
-        self.chain = ProviderChain(rates: providers, client: client)
+        self.chain = ProviderChain(rates: providers, client: client, steward: steward)
         self.cache = cache.namespace(RatesService.namespaceName, keyType: String.self, valueType: RateTable.self)
     }
 
@@ -43,7 +43,7 @@ public final class RatesService: Sendable {
         let chain = self.chain
         let ttl = ttlSeconds, stale = staleSeconds
         return try await cache.value(for: RatesService.tableKey) {
-            let table = try await chain.firstAnswer()
+            let table = try await chain.firstAnswer(background: CacheRefresh.isBackground)
             return CacheLoad(value: table, ttlSeconds: ttl, staleSeconds: stale)
         }
     }

@@ -15,6 +15,11 @@ import HTTPClient
 ///   something was found, a later provider's failure only costs what it would have filled.
 /// - **Cancellation.** The caller is gone: the walk stops and `CancellationError` is thrown,
 ///   never a failure list.
+/// - **Stewardship** (with a `Steward`): every request a provider makes is admitted by the
+///   steward; a provider it holds back (`ProviderSkipped`) falls through like a failure. The
+///   whole walk ends by `upstream.requestDeadlineMs`; each provider gets
+///   `upstream.timeoutMs` of it, retries included, or what is left if that is less; a
+///   provider reached with no time left is reported as a timeout, never silently dropped.
 public struct ProviderChain<Answer: Sendable>: Sendable {
     /// One provider as the chain sees it.
     public struct Provider: Sendable {
@@ -32,22 +37,26 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
 
     public var providers: [Provider]
     public var client: any HTTPClient
+    /// Budgets, cooldowns, breakers and deadlines; nil: every request goes straight to
+    /// `client`, bounded by its own timeout (tools, tests of a domain's rules).
+    public var steward: Steward?
     /// Whether an answer needs nothing more: the walk stops at the first complete one.
     public var isComplete: @Sendable (Answer) -> Bool
     /// `base` with what it lacks filled from a later provider's answer.
     public var merge: @Sendable (_ base: Answer, _ filling: Answer) -> Answer
 
     /// First answer wins.
-    public init(_ providers: [Provider], client: any HTTPClient) {
-        self.init(providers, client: client, mergingUntil: { _ in true }, merge: { base, _ in base })
+    public init(_ providers: [Provider], client: any HTTPClient, steward: Steward? = nil) {
+        self.init(providers, client: client, steward: steward, mergingUntil: { _ in true }, merge: { base, _ in base })
     }
 
     /// Later providers fill the first answer while it is incomplete.
-    public init(_ providers: [Provider], client: any HTTPClient,
+    public init(_ providers: [Provider], client: any HTTPClient, steward: Steward? = nil,
                 mergingUntil isComplete: @escaping @Sendable (Answer) -> Bool,
                 merge: @escaping @Sendable (_ base: Answer, _ filling: Answer) -> Answer) {
         self.providers = providers
         self.client = client
+        self.steward = steward
         self.isComplete = isComplete
         self.merge = merge
     }
@@ -57,13 +66,28 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
 
     /// The answer, nil when every provider said it has none; throws `ProvidersUnavailable` or
     /// `CancellationError`.
-    public func answer() async throws -> Answer? {
+    /// - Parameter background: a cache refresh while a stale answer is served: it never
+    ///   waits for a budget token and never spends a provider's last one.
+    public func answer(background: Bool = false) async throws -> Answer? {
         var answer: Answer?
         var failures: [UpstreamError] = []
         var skipped: [ProviderSkipped] = []
+        let clock = ContinuousClock()
+        let deadline = steward.map { clock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
         for provider in providers {
             if let answer, isComplete(answer) { break }
             try Task.checkCancellation()
+            var client = self.client
+            if let steward, let deadline {
+                let now = clock.now
+                guard now < deadline else {
+                    failures.append(UpstreamError(.timeout, provider: provider.name,
+                        detail: "not asked: the request deadline of \(steward.configuration.requestDeadlineMs) ms was spent"))
+                    continue
+                }
+                client = StewardedClient(base: client, gate: StewardGate(steward: steward, background: background),
+                                         deadline: min(deadline, now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))))
+            }
             do {
                 guard let found = try await provider.ask(client) else { continue }
                 answer = answer.map { merge($0, found) } ?? found
@@ -87,8 +111,8 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
 
     /// For domains where a provider always has an answer or fails (rates): the answer, or
     /// `ProvidersUnavailable` (also when no provider is configured).
-    public func firstAnswer() async throws -> Answer {
-        guard let answer = try await answer() else { throw ProvidersUnavailable(failures: []) }
+    public func firstAnswer(background: Bool = false) async throws -> Answer {
+        guard let answer = try await answer(background: background) else { throw ProvidersUnavailable(failures: []) }
         return answer
     }
 }

@@ -29,13 +29,23 @@ import Testing
     @Test func retryAfterIsHonoured() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }
-        stub.route("/r", sequence: [StubResponse(status: 429, headers: [("Retry-After", "1")]), .json("{}")])
+        stub.route("/r", sequence: [StubResponse(status: 503, headers: [("Retry-After", "1")]), .json("{}")])
         let started = Date()
         let response = try await makeClient(retries: 1) { $0.retryBaseDelayMs = 1 }
             .get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p"))
         #expect(response.status == 200)
         #expect(stub.requestCount(for: "/r") == 2)
         #expect(Date().timeIntervalSince(started) >= 0.9, "waited for Retry-After")
+    }
+
+    @Test func tooManyRequestsIsNeverRetried() async throws {
+        let stub = try StubUpstream()
+        defer { stub.stop() }
+        stub.route("/r", sequence: [StubResponse(status: 429, headers: [("Retry-After", "0")]), .json("{}")])
+        let response = try await makeClient(retries: 2) { $0.retryBaseDelayMs = 1 }
+            .get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p"))
+        #expect(response.status == 429)
+        #expect(stub.requestCount(for: "/r") == 1)
     }
 
     @Test func retryAfterBeyondTheDeadlineReturnsTheLastAnswer() async throws {

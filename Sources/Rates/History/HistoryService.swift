@@ -28,23 +28,28 @@ public final class HistoryService: Sendable {
     public let frankfurter: FrankfurterProvider
     public let ttlSeconds: Double
     private let client: any HTTPClient
+    private let steward: Steward?
     private let cache: CacheNamespace<HistoryBlockKey, HistoryBlock>
     private let now: WallClock
 
+    /// - Parameter steward: budgets, cooldowns, breakers and deadlines for every provider request
+    ///   (nil: straight to `client`).
     public convenience init(configuration: HistoryConfiguration, client: any HTTPClient, cache: CacheStore,
-                            now: @escaping WallClock = WallClocks.system) {
+                            steward: Steward? = nil, now: @escaping WallClock = WallClocks.system) {
         self.init(exchanges: configuration.makeExchanges(),
                   frankfurter: FrankfurterProvider(baseURL: configuration.frankfurterBaseURL),
-                  ttlSeconds: configuration.ttlSeconds, client: client, cache: cache, now: now)
+                  ttlSeconds: configuration.ttlSeconds, client: client, cache: cache, steward: steward, now: now)
     }
 
     public init(exchanges: [any HistoryExchangeProvider], frankfurter: FrankfurterProvider,
                 ttlSeconds: Double = HistoryConfiguration.Defaults.ttlSeconds,
-                client: any HTTPClient, cache: CacheStore, now: @escaping WallClock = WallClocks.system) {
+                client: any HTTPClient, cache: CacheStore, steward: Steward? = nil,
+                now: @escaping WallClock = WallClocks.system) {
         self.exchanges = exchanges
         self.frankfurter = frankfurter
         self.ttlSeconds = ttlSeconds
         self.client = client
+        self.steward = steward
         self.cache = cache.namespace(HistoryService.namespaceName, keyType: HistoryBlockKey.self, valueType: HistoryBlock.self)
         self.now = now
     }
@@ -129,7 +134,7 @@ public final class HistoryService: Sendable {
                     throw error
                 }
             }
-        }, client: client, mergingUntil: { _ in walk.remaining == nil }, merge: { $0 + $1 })
+        }, client: client, steward: steward, mergingUntil: { _ in walk.remaining == nil }, merge: { $0 + $1 })
         let segments = try await chain.answer() ?? []
         if let unavailable = walk.unavailable() { throw unavailable }
         return segments
@@ -145,7 +150,7 @@ public final class HistoryService: Sendable {
                     try await provider.rates(days: span, client: client)
                 }
             },
-        ], client: client)
+        ], client: client, steward: steward)
         return try await chain.firstAnswer()
     }
 

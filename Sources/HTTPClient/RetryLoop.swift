@@ -1,0 +1,46 @@
+/// The one retry loop of every upstream GET: attempts until an answer is final, the retries
+/// (`upstream.retries`) are spent, the gate says no, or the deadline would be passed.
+///
+/// - Retried: what `RetryPolicy.isRetryable` names (502/503/504, connection refused or reset,
+///   timeouts with time left) and the gate allows (the steward: not while the provider
+///   asked to stop, and within its retry budget). A 429 is never retried.
+/// - Each wait is `RetryPolicy.delay` (Retry-After or backoff with full jitter); no attempt
+///   starts that could not finish before `deadline`.
+/// - Cancellation ends it with `.cancelled`.
+public enum RetryLoop {
+    public static func run(
+        _ request: UpstreamRequest, retries: Int, deadline: ContinuousClock.Instant,
+        configuration: HTTPClientConfiguration, gate: any AttemptGate,
+        attempt: (ContinuousClock.Instant) async -> Result<UpstreamResponse, UpstreamError>
+    ) async throws -> UpstreamResponse {
+        let clock = ContinuousClock()
+        var number = 0
+        var previous: Result<UpstreamResponse, UpstreamError>?
+        while true {
+            number += 1
+            let permit: any AttemptPermit
+            do {
+                permit = try await gate.admit(request, attempt: number, deadline: deadline)
+            } catch {
+                if Task.isCancelled {
+                    throw UpstreamError(.cancelled, provider: request.provider, detail: "cancelled while waiting to send")
+                }
+                if let previous { return try previous.get() }
+                throw error
+            }
+            let result = await attempt(deadline)
+            await permit.finish(result)
+            if case .failure(let error) = result, error.kind == .cancelled { throw error }
+            guard number <= retries, RetryPolicy.isRetryable(result),
+                  await gate.mayRetry(request, after: result) else { return try result.get() }
+            let wait = RetryPolicy.delay(after: result, attempt: number, configuration: configuration)
+            guard clock.now + wait < deadline else { return try result.get() }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw UpstreamError(.cancelled, provider: request.provider, detail: "cancelled while waiting to retry")
+            }
+            previous = result
+        }
+    }
+}

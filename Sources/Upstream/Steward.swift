@@ -1,0 +1,55 @@
+import HTTPClient
+import Synchronization
+
+/// Protects providers from almanac: per-provider budgets, cooldowns when a provider says stop,
+/// circuit breakers, a retry budget (see `ProviderGuard`). It sits between `ProviderChain` and
+/// the HTTP client, admitting every attempt (`StewardGate`), so every provider gets it without
+/// knowing.
+///
+/// The state lives behind `StewardState` (in this process: `LocalStewardState`); what stays
+/// here is per process by nature: the clock, the skip counters, the log of state changes.
+public final class Steward: Sendable {
+    public let configuration: StewardConfiguration
+    let state: any StewardState
+    private let clock: @Sendable () -> Double
+    private let onChange: @Sendable (_ provider: String, _ change: StewardChange) -> Void
+    private let skips = Mutex<[String: [ProviderSkipped.Reason: UInt64]]>([:])
+
+    /// - Parameters:
+    ///   - state: where provider state lives; default `LocalStewardState`.
+    ///   - clock: monotonic seconds (tests inject a manual one).
+    ///   - onChange: called once per provider state change (entering or leaving a cooldown,
+    ///     a breaker opening or closing): the app logs it.
+    public init(configuration: StewardConfiguration, state: (any StewardState)? = nil,
+                clock: @escaping @Sendable () -> Double = Steward.monotonicSeconds,
+                onChange: @escaping @Sendable (_ provider: String, _ change: StewardChange) -> Void = { _, _ in }) {
+        self.configuration = configuration
+        self.clock = clock
+        self.state = state ?? LocalStewardState(configuration: configuration, now: clock())
+        self.onChange = onChange
+    }
+
+    /// Seconds on the process's monotonic clock.
+    public static let monotonicSeconds: @Sendable () -> Double = { (ContinuousClock.now - MonotonicOrigin.instant).inSeconds }
+
+    func now() -> Double { clock() }
+
+    /// Every known provider's state, providers sorted by name.
+    public func statuses() -> [ProviderStatus] { state.statuses(now: clock()) }
+
+    /// Requests not sent, by provider and reason (`almanac_upstream_skipped_total`).
+    public func skippedCounts() -> [String: [ProviderSkipped.Reason: UInt64]] { skips.withLock { $0 } }
+
+    func countSkip(_ provider: String, _ reason: ProviderSkipped.Reason) {
+        skips.withLock { $0[provider, default: [:]][reason, default: 0] += 1 }
+    }
+
+    func report(_ provider: String, _ changes: [StewardChange]) {
+        for change in changes { onChange(provider, change) }
+    }
+}
+
+/// The instant `Steward.monotonicSeconds` counts from.
+private enum MonotonicOrigin {
+    static let instant = ContinuousClock.now
+}

@@ -1,0 +1,80 @@
+/// Where the steward keeps each provider's cooldown, breaker, budget and retry budget.
+///
+/// `LocalStewardState` keeps them in this process. The protocol is asynchronous and speaks in
+/// plain values (provider names, tickets, outcomes, monotonic seconds) so that a shared store
+/// (a Redis-backed one for a cluster, applying the same `ProviderGuard` rules in a script) can
+/// replace it without the steward, the chain or any provider changing.
+public protocol StewardState: Sendable {
+    /// Admits a request to `provider` at `now`, or says why not (taking a token, a probe slot).
+    func admit(_ provider: String, _ request: AdmissionRequest, now: Double) async -> Admission
+    /// An admitted request was never sent: give its token and probe slots back.
+    func abandon(_ provider: String, _ ticket: AdmissionTicket, now: Double) async
+    /// How an admitted request ended; returns the state changes (for the log, once each).
+    func record(_ provider: String, _ ticket: AdmissionTicket, outcome: AttemptOutcome, now: Double) async -> [StewardChange]
+    /// Whether `provider` may be sent a retry now (not cooling down, within its retry budget).
+    func allowsRetry(_ provider: String, now: Double) async -> Bool
+    /// Every known provider's state as this process sees it (for `/metrics` and the admin API).
+    func statuses(now: Double) -> [ProviderStatus]
+}
+
+/// What a request asks of the steward.
+public struct AdmissionRequest: Sendable, Equatable {
+    /// Longest wait for a budget token.
+    public var maxWaitSeconds: Double
+    /// A background refresh: never waits, never spends the last token.
+    public var background: Bool
+    /// A retry rather than a first attempt.
+    public var isRetry: Bool
+
+    public init(maxWaitSeconds: Double, background: Bool = false, isRetry: Bool = false) {
+        self.maxWaitSeconds = maxWaitSeconds
+        self.background = background
+        self.isRetry = isRetry
+    }
+}
+
+/// Which probe slots an admitted request holds; handed back with its outcome.
+public struct AdmissionTicket: Sendable, Equatable {
+    public var cooldownProbe: Bool
+    public var breakerProbe: Bool
+    public init(cooldownProbe: Bool = false, breakerProbe: Bool = false) {
+        self.cooldownProbe = cooldownProbe
+        self.breakerProbe = breakerProbe
+    }
+}
+
+public enum Admission: Sendable, Equatable {
+    /// Send after waiting `waitSeconds` for the token (0: at once).
+    case admitted(AdmissionTicket, waitSeconds: Double)
+    case skipped(ProviderSkipped.Reason, availableInSeconds: Double)
+}
+
+/// A provider state change worth one log line.
+public enum StewardChange: Sendable, Equatable {
+    case cooldownStarted(seconds: Double)
+    case cooldownEnded
+    case breakerOpened(seconds: Double, failures: Int)
+    case breakerClosed
+}
+
+/// One provider's state, for `/metrics` and `GET /admin/upstreams`.
+public struct ProviderStatus: Sendable, Equatable {
+    public var provider: String
+    /// `closed`, `open` (skipped: breaker open or cooling down), `half-open` (a probe decides).
+    public var state: String
+    /// The breaker alone: `closed`, `open`, `half-open`.
+    public var breaker: String
+    public var consecutiveFailures: Int
+    public var breakerOpenForSeconds: Double
+    public var coolingDown: Bool
+    public var cooldownSeconds: Double
+    public var maxRequestsPerSecond: Double
+    public var burst: Int
+    /// Tokens in the bucket now (negative while requests wait for one).
+    public var tokens: Double
+    public var requestsLast10s: Int
+    public var retriesLast10s: Int
+
+    /// `almanac_upstream_state`: 0 closed, 1 open, 2 half-open.
+    public var gaugeValue: Int { state == "closed" ? 0 : state == "open" ? 1 : 2 }
+}
