@@ -143,6 +143,24 @@ extension FullStackTests {
             }
         }
 
+        @Test func concurrentOverlappingColdRangesShareUpstreamRequests() async throws {
+            try await FullStack.run { s in
+                let first = HistoryDay.parse("2016-03-01")!
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for n in 0..<16 {
+                        let start = first + Int64(n * 97), end = start + 1_500
+                        group.addTask {
+                            try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(start))&end=\(HistoryDay.text(end))").status
+                        }
+                    }
+                    for try await status in group { #expect(status == 200) }
+                }
+                let plan = BitstampHistoryProvider().plan
+                let blocks = plan.indexes(covering: first...(first + 15 * 97 + 1_500)).count
+                #expect(s.count("/api/v2/ohlc/btcusd/") == blocks, "one request per block, shared by every range that needs it")
+            }
+        }
+
         @Test func forexPythonBtcConverterMakesAllEightCalls() async throws {
             try await FullStack.run { s in
                 let day = Self.yesterday - 10

@@ -51,6 +51,24 @@ import Testing
         #expect(HistoryFixed.product(Int64.max, Int64.max) == nil)
     }
 
+    /// Any bytes: an answer (a value or nil), never a trap; plain decimals round-trip exactly.
+    @Test func parsersSurviveArbitraryInput() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.-+eE ,x\u{0}\u{301}٣".unicodeScalars)
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...24, using: &rng) { text.unicodeScalars.append(alphabet.randomElement(using: &rng)!) }
+            _ = HistoryFixed.parse(text)
+            _ = HistoryDay.parse(text)
+        }
+        for _ in 0..<2_000 {
+            let units = Int64.random(in: 1...9_000_000_000_000_000, using: &rng)
+            var out: [UInt8] = []
+            HistoryFixed.append(units, decimals: 8, to: &out)
+            #expect(HistoryFixed.parse(String(decoding: out, as: UTF8.self)) == units)
+        }
+    }
+
     @Test func blocksAreAlignedAndACostBoundHolds() {
         let plan = HistoryBlockPlan(size: 1000, earliest: BitstampHistoryProvider.earliest)
         #expect(plan.span(19) == 19_000...19_999)
