@@ -38,30 +38,27 @@ enum HistoryCoverage {
     /// BTC-X closes: each day's BTC-USD close × the USD→X rate of the latest ECB business day on
     /// or before it, no more than `lookback` days before (else the day has no X close).
     static func crossed(_ usd: [Int64], firstDay: Int64, code: String, fx: [HistoryBlock], lookback: Int64) -> [Int64] {
-        var rates: [Int64: Int64] = [:]
-        var earliest = Int64.max
+        var out = [Int64](repeating: 0, count: usd.count)
+        let lastDay = firstDay + Int64(usd.count) - 1
+        // ECB rates laid out densely from the look-back's first day to the last day asked.
+        let origin = firstDay - lookback
+        var rates = [Int64](repeating: 0, count: usd.count + Int(lookback))
         for block in fx {
             guard let values = block.series[code] else { continue }
-            for (i, v) in values.enumerated() where v > 0 {
-                rates[block.firstDay + Int64(i)] = v
-                earliest = min(earliest, block.firstDay + Int64(i))
-            }
+            let lo = max(block.firstDay, origin), hi = min(block.firstDay + Int64(block.dayCount) - 1, lastDay)
+            guard lo <= hi else { continue }
+            for day in lo...hi { rates[Int(day - origin)] = values[Int(day - block.firstDay)] }
         }
-        var out = [Int64](repeating: 0, count: usd.count)
-        guard earliest != Int64.max else { return out }
         var lastRate: Int64 = 0
-        var lastRateDay = Int64.min
-        var day = min(earliest, firstDay)
-        let end = firstDay + Int64(usd.count) - 1
-        while day <= end {
-            if let r = rates[day] { lastRate = r; lastRateDay = day }
-            if day >= firstDay {
-                let close = usd[Int(day - firstDay)]
-                if close > 0, lastRate > 0, day - lastRateDay <= lookback, let v = HistoryFixed.product(close, lastRate) {
-                    out[Int(day - firstDay)] = v
-                }
+        var lastRateIndex = Int.min / 2
+        for i in 0..<rates.count {
+            if rates[i] > 0 { lastRate = rates[i]; lastRateIndex = i }
+            let day = origin + Int64(i)
+            guard day >= firstDay else { continue }
+            let close = usd[Int(day - firstDay)]
+            if close > 0, lastRate > 0, i - lastRateIndex <= Int(lookback), let v = HistoryFixed.product(close, lastRate) {
+                out[Int(day - firstDay)] = v
             }
-            day += 1
         }
         return out
     }
