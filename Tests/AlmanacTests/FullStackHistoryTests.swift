@@ -65,6 +65,11 @@ extension FullStackTests {
                 #expect(single.json?["bpi"] == .object([HistoryDay.text(y): .number(Self.closeJSON("bitstamp", "GBP", y))]))
                 let clamped = try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(y - 1))&end=2999-01-01&index=USD")
                 #expect(FullStack.keys(clamped.json?["bpi"]) == [HistoryDay.text(y - 1), HistoryDay.text(y)])
+                #expect((Int64(clamped.header("Cache-Control")?.split(separator: "=").last ?? "") ?? .max) <= midnight)
+                // The same days asked explicitly never change: a long max-age.
+                let explicit = try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(y - 1))&end=\(HistoryDay.text(y))")
+                #expect(explicit.json?["bpi"] == clamped.json?["bpi"])
+                #expect((Int64(explicit.header("Cache-Control")?.split(separator: "=").last ?? "") ?? 0) > 25 * 86_400)
 
                 let xbt = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-02&currency=XBT")
                 #expect(xbt.json?["bpi"] == .object(["2024-01-01": .number("1"), "2024-01-02": .number("1")]))

@@ -138,6 +138,9 @@ final class HistoryHarness: Sendable {
         h.cacheClock.advance(by: 61)
         let second = try await h.service.closes(["USD"], days: days)
         #expect(second.value("USD", day: Self.yesterday) == Self.expectedUSD("bitstamp", Self.yesterday))
+        // Every day it holds has closed: clients may keep it for the history TTL, although the
+        // block itself is replaced at midnight.
+        #expect(second.freshnessLeftSeconds > 29 * 86_400)
         #expect(h.requests(HistoryStub.bitstampPrefix) == 2)
         // Until midnight the block is fresh; after it, the next day is asked for.
         #expect(h.service.freshCloses(["USD"], days: days) != nil)

@@ -32,11 +32,15 @@ public struct HistoryBlock: CacheValue, Equatable {
     public let series: [String: [Int64]]
     /// Unix seconds of the fetch (CoinDesk's `time.updated` of a range is its newest block's).
     public let fetchedAt: Int64
+    /// True when every day the block holds is final: its last day had closed when it was
+    /// fetched (false when the upstream had not closed yesterday yet). Answers built only from
+    /// final blocks never change, whatever the block's own cache lifetime.
+    public let isFinal: Bool
     public let cacheValidator: String
     public let cacheCost: Int
 
     /// Keeps the values of `days` (a day → value map per code); values outside the span are dropped.
-    public init(span: ClosedRange<Int64>, values: [String: [Int64: Int64]], fetchedAt: Int64) {
+    public init(span: ClosedRange<Int64>, values: [String: [Int64: Int64]], fetchedAt: Int64, isFinal: Bool = true) {
         let count = Int(span.upperBound - span.lowerBound + 1)
         var series: [String: [Int64]] = [:]
         for (code, byDay) in values {
@@ -44,17 +48,19 @@ public struct HistoryBlock: CacheValue, Equatable {
             for (day, value) in byDay where span.contains(day) { row[Int(day - span.lowerBound)] = value }
             series[code] = row
         }
-        self.init(firstDay: span.lowerBound, dayCount: count, series: series, fetchedAt: fetchedAt)
+        self.init(firstDay: span.lowerBound, dayCount: count, series: series, fetchedAt: fetchedAt, isFinal: isFinal)
     }
 
-    public init(firstDay: Int64, dayCount: Int, series: [String: [Int64]], fetchedAt: Int64) {
+    public init(firstDay: Int64, dayCount: Int, series: [String: [Int64]], fetchedAt: Int64, isFinal: Bool = true) {
         self.firstDay = firstDay
         self.dayCount = dayCount
         self.series = series
         self.fetchedAt = fetchedAt
+        self.isFinal = isFinal
         var hasher = FNV1a64()
         hasher.combine(String(firstDay))
         hasher.combine(String(fetchedAt))
+        hasher.combine(isFinal ? "final" : "open")
         for code in series.keys.sorted() {
             hasher.combine(code)
             for value in series[code] ?? [] { hasher.combine(String(value)) }

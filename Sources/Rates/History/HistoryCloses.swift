@@ -47,8 +47,15 @@ public struct HistoryCloses: Sendable {
 }
 
 /// Combines the lookups of the blocks one answer used: MISS if any block was loaded for it,
-/// else STALE if any was stale, else HIT; the oldest age; the least freshness left.
+/// else STALE if any was stale, else HIT; the oldest age; the least freshness left, where a
+/// final block (every day it holds has closed) counts as fresh for `finalSeconds` since its
+/// fetch even when its own cache entry turns over sooner (a block cut at yesterday is replaced
+/// at midnight, but the days it holds never change), so a range ending before today is
+/// cacheable by clients for long.
 struct HistoryLookupSummary {
+    let finalSeconds: Double
+    init(finalSeconds: Double) { self.finalSeconds = finalSeconds }
+
     private(set) var outcome: CacheOutcome = .hit
     private(set) var age: Double = 0
     private(set) var left: Double = .infinity
@@ -69,7 +76,9 @@ struct HistoryLookupSummary {
             break
         }
         age = max(age, lookup.ageSeconds)
-        left = min(left, lookup.freshnessLeftSeconds)
+        let blockLeft = lookup.value.isFinal && lookup.outcome != .stale
+            ? max(lookup.freshnessLeftSeconds, finalSeconds - lookup.ageSeconds) : lookup.freshnessLeftSeconds
+        left = min(left, blockLeft)
         updated = max(updated, lookup.value.fetchedAt)
         hasher.combine(lookup.validator)
     }

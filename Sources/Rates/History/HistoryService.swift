@@ -172,10 +172,13 @@ public final class HistoryService: Sendable {
                             return CacheLoad(value: HistoryBlock(span: key.through...key.through, values: [:], fetchedAt: now()),
                                              ttlSeconds: ttl, staleSeconds: 0)
                         }
-                        let block = HistoryBlock(span: span, values: try await fetch(span), fetchedAt: now())
+                        let fetched = HistoryBlock(span: span, values: try await fetch(span), fetchedAt: now())
+                        let hasLastDay = HistoryCoverage.hasLastDay(fetched, provider: key.provider)
+                        let yesterday = HistoryDay.yesterday(unixSeconds: fetched.fetchedAt)
+                        let block = HistoryBlock(firstDay: fetched.firstDay, dayCount: fetched.dayCount, series: fetched.series,
+                                                 fetchedAt: fetched.fetchedAt, isFinal: hasLastDay || key.through < yesterday)
                         let life = HistoryBlockLifetime.of(
-                            key: key, hasLastDay: HistoryCoverage.hasLastDay(block, provider: key.provider),
-                            plan: plan, yesterday: HistoryDay.yesterday(unixSeconds: now()), nowSeconds: now(),
+                            key: key, hasLastDay: hasLastDay, plan: plan, yesterday: yesterday, nowSeconds: fetched.fetchedAt,
                             ttlSeconds: ttl, retrySeconds: retrySeconds)
                         return CacheLoad(value: block, ttlSeconds: life.ttlSeconds, staleSeconds: life.staleSeconds)
                     }
@@ -200,7 +203,7 @@ public final class HistoryService: Sendable {
                           exchange: [String: [HistorySegment]],
                           fx: [CacheLookup<HistoryBlock>]) -> HistoryCloses {
         let count = Int(days.upperBound - days.lowerBound + 1)
-        var summary = HistoryLookupSummary()
+        var summary = HistoryLookupSummary(finalSeconds: ttlSeconds)
         summary.add("\(days.lowerBound)..\(days.upperBound)")
         var sources: [String] = []
         var rows: [String: [Int64]] = [:]
