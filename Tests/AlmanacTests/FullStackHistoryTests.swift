@@ -148,6 +148,22 @@ extension FullStackTests {
             }
         }
 
+        @Test func upstreamFailuresAreProblemsNamingEveryProvider() async throws {
+            try await FullStack.run { s in
+                s.stub.setFault(.status(503), for: "/api/v2/ohlc/btcusd/")
+                s.stub.route("/products/BTC-USD/candles", .json(#"{"message":"not candles"}"#))
+                let r = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05")
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("bitstamp") && detail.contains("HTTP 503"), "\(detail)")
+                #expect(detail.contains("coinbase-exchange") && detail.contains("not a JSON array"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(!detail.contains("127.0.0.1"))
+                // Errors are not cached: once bitstamp answers, so does almanac.
+                s.stub.setFault(nil, for: "/api/v2/ohlc/btcusd/")
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05").status == 200)
+            }
+        }
+
         @Test func concurrentOverlappingColdRangesShareUpstreamRequests() async throws {
             try await FullStack.run { s in
                 let first = HistoryDay.parse("2016-03-01")!
