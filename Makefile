@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= config/almanac.json
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: run test build release deps bench fuzz soak clean docker-check demo tour
+.PHONY: run test build release deps test-deps bench fuzz soak clean docker-check demo tour
 
 ## The git commit every build embeds (`almanac --version`, `GET /`, almanac_build_info), read
 ## by Package.swift from the environment: `-dirty` when tracked files have changes. Outside a
@@ -20,6 +20,15 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev zlib1g-dev pkg-config; \
 	fi
 
+## Test-only Python packages: forex-python (with requests, simplejson), whose BtcConverter the
+## history end-to-end test drives against almanac. Installed only when not importable.
+test-deps:
+	@python3 -c "import forex_python.bitcoin, requests" 2>/dev/null || { \
+	  echo "installing forex-python (test dependency)"; \
+	  python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }; \
+	  python3 -m pip install --quiet --disable-pip-version-check forex-python requests 2>/dev/null \
+	    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages forex-python requests; }
+
 build: deps
 	$(SWIFT) build
 
@@ -31,7 +40,7 @@ run: release
 	./.build/release/almanac serve --config $(CONFIG)
 
 ## Every test (unit + end-to-end), then the Docker runtime check.
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	./scripts/check-docker-runtime.sh

@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport"),

@@ -139,6 +139,36 @@ HWM_END="$(proc_status "$APP_PID" VmHWM)"
 emit "almanac peak RSS (VmHWM) after wrk, the bursts and the misses: $((HWM_END / 1024)) MiB ($HWM_END KiB); alive: $(kill -0 "$APP_PID" 2>/dev/null && echo yes || echo NO)"
 emit ""
 
+# ---------------------------------------------------------------- history
+# A ten-year range (3,652 days ending yesterday) through the CoinDesk drop-in: what a cold one
+# costs upstream (blocks of 1000 days at bitstamp, 366 at frankfurter), then warm latency with
+# wrk on one keep-alive connection (every request a HIT assembled from the cached blocks).
+emit "## Historical ranges: ten years (3,652 days) of daily closes"
+emit ""
+read -r HS HE <<<"$("$PYTHON" -c 'import datetime as t; y=t.datetime.now(t.timezone.utc).date()-t.timedelta(days=1); print(y-t.timedelta(days=3651), y)')"
+HDUR="$([ "$QUICK" = 1 ] && echo 2s || echo 5s)"
+emit "\`GET /v1/bpi/historical/close.json?start=$HS&end=$HE&currency=…\` after \`DELETE /admin/cache/history\`; upstream counts from the stub's \`/__stats\`; warm: \`wrk -t1 -c1 -d$HDUR --latency\` (one connection, so p50 is one request's service time). The machine is shared with other work: numbers are indicative."
+emit ""
+emit "| currency | days served | cold: time | cold: bitstamp requests (bound ⌈N/1000⌉+1 = 5) | cold: frankfurter requests | warm p50 ms (target ≤ 2) | warm p99 ms | warm req/s | body bytes |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+admin DELETE /admin/cache/history >/dev/null
+for cur in USD JPY; do
+  url="$APP/v1/bpi/historical/close.json?start=$HS&end=$HE&currency=$cur"
+  stub_reset
+  cold="$(curl -s -o "$WORK/history-$cur.json" -w '%{http_code} %{time_total}' "$url")"
+  st="$(stub_stats)"
+  bit="$(echo "$st" | J "sum(v['requests'] for k, v in d['paths'].items() if k.startswith('/api/v2/ohlc/'))")"
+  fx="$(echo "$st" | J "sum(v['requests'] for k, v in d['paths'].items() if k.startswith('/v1/') and '..' in k)")"
+  days="$(J "len(d['bpi'])" <"$WORK/history-$cur.json" 2>/dev/null || echo "?")"
+  bytes="$(wc -c <"$WORK/history-$cur.json")"
+  note=""; [ "$cur" = JPY ] && note=" (USD blocks already warm)"
+  wrk -t1 -c1 -d"$HDUR" --latency "$url" >"$WORK/wrk-history-$cur.txt" 2>&1 || true
+  w="$("$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-history-$cur.txt" currency="$cur")"
+  echo "$w" >>"$WORK/history.jsonl"
+  emit "$(echo "$w" | J '"| '"$cur"' | '"$days"' | HTTP '"${cold%% *}"', '"${cold##* }"' s | '"$bit$note"' %s | '"$fx"' | %.3f %s | %.3f | %.0f | '"$bytes"' |" % (("✅" if '"$bit"' <= 5 else "❌"), d["p50_ms"] or -1, ("✅" if d["p50_ms"] is not None and d["p50_ms"] <= 2 else "❌"), d["p99_ms"] or -1, d["rps"] or 0) + (" non-2xx: %d" % d["non2xx"] if d["non2xx"] else "")')"
+done
+emit ""
+
 # ---------------------------------------------------------------- idle connections
 # A fresh server per measurement, so memory freed by an earlier phase cannot hide the cost.
 stop_pid "$APP_PID" 10; stop_pid "$NGINX_PID" 5

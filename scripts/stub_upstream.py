@@ -8,6 +8,9 @@ Speaks the real upstream formats of API.md §2 on 127.0.0.1:
   GET /books/v1/volumes?q=isbn:{isbn13}                      google-books
   GET /api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data open-library
   GET /covers/...  /b/...  /books/content?...                a small real PNG
+  GET /api/v2/ohlc/btc{usd,eur,gbp}/?step=86400&limit=N&start=UNIX&end=UNIX   bitstamp (daily candles)
+  GET /products/BTC-{USD,EUR,GBP}/candles?granularity=86400&start=ISO&end=ISO coinbase-exchange (≤ 300)
+  GET /v1/{start}..{end}?base=USD&symbols=JPY,...             frankfurter (ECB, business days)
 
 Which books exist (deterministic, so runs are reproducible):
   * ISBN-13 whose digits 4..6 are "999" (e.g. 9789990000005): unknown everywhere
@@ -207,11 +210,70 @@ STATE = None
 
 
 def stats_key(path):
-    """Covers are counted per kind, not per image, so /__stats stays small."""
+    """Covers are counted per kind, not per image, and frankfurter ranges as one path, so
+    /__stats stays small."""
     for prefix in ("/covers/", "/b/"):
         if path.startswith(prefix):
             return prefix + "*"
+    if path.startswith("/v1/") and ".." in path:
+        return "/v1/{start}..{end}"
     return path
+
+
+# ---------------------------------------------------------------- history (daily closes)
+BITSTAMP_FIRST = 15204          # 2011-08-18, days since 1970-01-01
+COINBASE_EXCHANGE_FIRST = 16636  # 2015-07-20
+
+
+def close_cents(provider, currency, day):
+    offset = {"EUR": 1300, "GBP": 2700}.get(currency, 0) + (50 if provider == "coinbase-exchange" else 0)
+    return 1000000 + (day * 7919) % 4000000 + offset
+
+
+def cents_text(c):
+    return "%d.%02d" % (c // 100, c % 100)
+
+
+def iso_day(text):
+    """Days since 1970-01-01 of YYYY-MM-DD[T...]."""
+    import datetime
+    return (datetime.date.fromisoformat(text[:10]) - datetime.date(1970, 1, 1)).days
+
+
+def history_route(path, q):
+    """bitstamp, coinbase-exchange and frankfurter in their exact shapes; None if not one."""
+    import datetime
+    if path.startswith("/api/v2/ohlc/btc"):
+        cur = path[len("/api/v2/ohlc/btc"):].strip("/").upper()
+        limit = int((q.get("limit") or ["0"])[0])
+        if (q.get("step") or [""])[0] != "86400" or not 1 <= limit <= 1000:
+            return 400, {"errors": [{"message": "bad step or limit"}]}
+        first = max(int(q["start"][0]) // 86400, BITSTAMP_FIRST)
+        last = int(q["end"][0]) // 86400
+        days = list(range(first, last + 1))[:limit]
+        return 200, {"data": {"pair": "BTC/" + cur, "ohlc": [
+            {"timestamp": str(d * 86400), "open": cents_text(close_cents("bitstamp", cur, d)),
+             "high": cents_text(close_cents("bitstamp", cur, d)), "low": cents_text(close_cents("bitstamp", cur, d)),
+             "close": cents_text(close_cents("bitstamp", cur, d)), "volume": "12.5"} for d in days]}}
+    if path.startswith("/products/BTC-") and path.endswith("/candles"):
+        cur = path[len("/products/BTC-"):-len("/candles")]
+        first, last = iso_day(q["start"][0]), iso_day(q["end"][0])
+        if last - first + 1 > 300:
+            return 400, {"message": "granularity too small for the requested time range"}
+        return 200, [[d * 86400, 1, 1, 1, float(cents_text(close_cents("coinbase-exchange", cur, d))), 3.25]
+                     for d in range(last, max(first, COINBASE_EXCHANGE_FIRST) - 1, -1)]
+    if path.startswith("/v1/") and ".." in path:
+        a, b = path[len("/v1/"):].split("..", 1)
+        first, last = iso_day(a), iso_day(b)
+        symbols = [s for s in (q.get("symbols") or [""])[0].split(",") if s]
+        rates = {}
+        for d in range(first, last + 1):
+            if (d + 4) % 7 in (0, 6):   # Sunday, Saturday
+                continue
+            rates[(datetime.date(1970, 1, 1) + datetime.timedelta(days=d)).isoformat()] = {
+                s: round(0.8 + i * 0.3517 + (d % 17) * 0.0013, 4) for i, s in enumerate(symbols)}
+        return 200, {"amount": 1.0, "base": "USD", "start_date": a, "end_date": b, "rates": rates}
+    return None
 
 
 
@@ -419,6 +481,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 if f is not None:
                     out[k] = self.openlibrary_book(isbn, f)
             return j(out)
+        history = history_route(path, q)
+        if history is not None:
+            status, obj = history
+            return (status, json.dumps(obj).encode("utf-8"), "application/json; charset=utf-8")
         if path.startswith("/covers/") or path.startswith("/b/") or path == "/books/content":
             name = path.rsplit("/", 1)[-1]
             isbn = "".join(ch for ch in name.split("-")[0] if ch.isdigit())

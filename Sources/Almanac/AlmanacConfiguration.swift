@@ -104,7 +104,26 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com", maxRequestsPerSecond: 0.2)
         /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
         public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
+        /// `rates.history.*`: daily closes of complete UTC days.
+        public var history = History()
+        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18. Bitstamp allows 8,000 requests per
+        /// 10 minutes per IP → 13 a second.
+        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net", maxRequestsPerSecond: 13)
+        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20. Coinbase Exchange's public endpoints
+        /// allow 10 requests a second per IP.
+        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com", maxRequestsPerSecond: 10)
+        /// ECB reference rates, for every other ECB currency's history (no published limit).
+        public var frankfurter = Endpoint(baseUrl: "https://api.frankfurter.dev")
         public init() {}
+
+        public struct History: Sendable, Equatable {
+            public static let knownProviders = ["bitstamp", "coinbase-exchange"]
+            /// Exchanges in fall-through order.
+            public var providers = ["bitstamp", "coinbase-exchange"]
+            /// Lifetime of a cached block of complete days (30 days).
+            public var ttlSeconds = 2_592_000.0
+            public init() {}
+        }
     }
 
     /// `books.*`: book providers, cache lifetimes and the cover size cap.

@@ -42,10 +42,13 @@ public struct AlmanacPlugins: Sendable {
         AlmanacPlugins(
             routes: [
                 { router, ctx in
+                    let history = HistoryService(
+                        configuration: ctx.configuration.historyConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        steward: ctx.steward)
                     RatesRoutes.register(on: &router, service: RatesService(
                         configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache,
-                        steward: ctx.steward),
-                        logger: ctx.logger)
+                        steward: ctx.steward), history: history, logger: ctx.logger)
+                    HistoryRoutes.register(on: &router, history: history)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(

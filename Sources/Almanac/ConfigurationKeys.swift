@@ -48,6 +48,17 @@ extension ConfigurationKey {
         keys += budget("rates.coingecko", rate: \.rates.coingecko.maxRequestsPerSecond, burst: \.rates.coingecko.burst)
         keys += budget("rates.coindesk", rate: \.rates.coindesk.maxRequestsPerSecond, burst: \.rates.coindesk.burst)
         keys += [
+            providers("rates.history.providers", \.rates.history.providers,
+                      allowed: AlmanacConfiguration.Rates.History.knownProviders),
+            seconds("rates.history.ttlSeconds", \.rates.history.ttlSeconds),
+            url("rates.bitstamp.baseUrl", \.rates.bitstamp.baseUrl),
+            url("rates.coinbaseExchange.baseUrl", \.rates.coinbaseExchange.baseUrl),
+            url("rates.frankfurter.baseUrl", \.rates.frankfurter.baseUrl),
+        ]
+        keys += budget("rates.bitstamp", rate: \.rates.bitstamp.maxRequestsPerSecond, burst: \.rates.bitstamp.burst)
+        keys += budget("rates.coinbaseExchange", rate: \.rates.coinbaseExchange.maxRequestsPerSecond, burst: \.rates.coinbaseExchange.burst)
+        keys += budget("rates.frankfurter", rate: \.rates.frankfurter.maxRequestsPerSecond, burst: \.rates.frankfurter.burst)
+        keys += [
 
             providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
             seconds("books.ttlSeconds", \.books.ttlSeconds),

@@ -15,6 +15,15 @@ extension AlmanacConfiguration {
             coindesk: .init(baseURL: rates.coindesk.baseUrl))
     }
 
+    public var historyConfiguration: HistoryConfiguration {
+        HistoryConfiguration(
+            providers: rates.history.providers,
+            ttlSeconds: rates.history.ttlSeconds,
+            bitstampBaseURL: rates.bitstamp.baseUrl,
+            coinbaseExchangeBaseURL: rates.coinbaseExchange.baseUrl,
+            frankfurterBaseURL: rates.frankfurter.baseUrl)
+    }
+
     public var booksConfiguration: BooksConfiguration {
         var c = BooksConfiguration()
         // The loader already rejected unknown names, so every name maps.
@@ -48,6 +57,13 @@ extension AlmanacConfiguration {
             guard let endpoint = rateEndpoints[name] else { continue }
             c.budgets[name] = ProviderBudget(maxRequestsPerSecond: endpoint.maxRequestsPerSecond, burst: endpoint.burst)
         }
+        let historyEndpoints = ["bitstamp": rates.bitstamp, "coinbase-exchange": rates.coinbaseExchange]
+        for name in rates.history.providers {
+            guard let endpoint = historyEndpoints[name] else { continue }
+            c.budgets[name] = ProviderBudget(maxRequestsPerSecond: endpoint.maxRequestsPerSecond, burst: endpoint.burst)
+        }
+        c.budgets["frankfurter"] = ProviderBudget(maxRequestsPerSecond: rates.frankfurter.maxRequestsPerSecond,
+                                                  burst: rates.frankfurter.burst)
         for name in books.providers {
             switch BooksProviderID(rawValue: name) {
             case .googleBooks?:

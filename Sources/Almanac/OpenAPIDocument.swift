@@ -33,6 +33,7 @@ public enum OpenAPIDocument {
         "parameters": [
           {"$ref": "#/components/parameters/base"},
           {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated ISO 4217 codes to return; all when absent or empty.", "schema": {"type": "string", "pattern": "^([A-Za-z]{3}(,[A-Za-z]{3})*)?$", "example": "USD,GBP"}},
+          {"$ref": "#/components/parameters/date"},
           {"$ref": "#/components/parameters/ifNoneMatch"}
         ],
         "responses": {
@@ -53,6 +54,7 @@ public enum OpenAPIDocument {
         "parameters": [
           {"$ref": "#/components/parameters/code"},
           {"$ref": "#/components/parameters/base"},
+          {"$ref": "#/components/parameters/date"},
           {"$ref": "#/components/parameters/ifNoneMatch"}
         ],
         "responses": {
@@ -73,7 +75,8 @@ public enum OpenAPIDocument {
         "parameters": [
           {"name": "from", "in": "query", "required": true, "schema": {"$ref": "#/components/schemas/CurrencyCode"}},
           {"name": "to", "in": "query", "required": true, "schema": {"$ref": "#/components/schemas/CurrencyCode"}},
-          {"name": "amount", "in": "query", "required": false, "description": "A finite decimal number; default 1.", "schema": {"type": "string", "default": "1", "minLength": 1, "maxLength": 32, "pattern": "^[0-9]+(\\.[0-9]+)?$", "example": "2.5"}}
+          {"name": "amount", "in": "query", "required": false, "description": "A finite decimal number; default 1.", "schema": {"type": "string", "default": "1", "minLength": 1, "maxLength": 32, "pattern": "^[0-9]+(\\.[0-9]+)?$", "example": "2.5"}},
+          {"$ref": "#/components/parameters/date"}
         ],
         "responses": {
           "200": {"description": "The conversion.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Conversion"}}}},
@@ -131,6 +134,53 @@ public enum OpenAPIDocument {
         "summary": "Currencies the price index supports, CoinDesk v1 shape: sorted by code, BTC and XBT both.",
         "responses": {
           "200": {"description": "The currencies.", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "required": ["currency", "country"], "properties": {"currency": {"type": "string"}, "country": {"type": "string"}}}}}}}
+        }
+      }
+    },
+    "/v1/rates/history": {
+      "get": {
+        "tags": ["rates"], "operationId": "ratesHistory",
+        "summary": "Daily closes of complete UTC days over a range (no maximum), from cached blocks of days.",
+        "description": "The close of day D is the daily candle that starts at D 00:00 UTC. USD, EUR and GBP are exchange closes (bitstamp from 2011-08-18, coinbase-exchange from 2015-07-20); every other ECB reference currency is the BTC-USD close times the USD rate of the latest ECB business day on or before D (Frankfurter). Days without a close are left out. An end after yesterday is cut to yesterday.",
+        "parameters": [
+          {"name": "start", "in": "query", "required": true, "schema": {"$ref": "#/components/schemas/Date"}},
+          {"name": "end", "in": "query", "required": true, "schema": {"$ref": "#/components/schemas/Date"}},
+          {"$ref": "#/components/parameters/base"},
+          {"name": "symbols", "in": "query", "required": false, "description": "Comma-separated codes; default every currency with history except the base.", "schema": {"type": "string", "pattern": "^([A-Za-z]{3}(,[A-Za-z]{3})*)?$", "example": "USD,EUR"}},
+          {"$ref": "#/components/parameters/ifNoneMatch"}
+        ],
+        "responses": {
+          "200": {"description": "Closes by day, days ascending.", "headers": {"X-Cache": {"$ref": "#/components/headers/X-Cache"}, "Age": {"$ref": "#/components/headers/Age"}, "ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Status": {"$ref": "#/components/headers/Cache-Status"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RatesHistory"}}}},
+          "304": {"$ref": "#/components/responses/NotModified"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "404": {"$ref": "#/components/responses/NotFound"},
+          "502": {"$ref": "#/components/responses/BadGateway"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "504": {"$ref": "#/components/responses/GatewayTimeout"}
+        }
+      }
+    },
+    "/v1/bpi/historical/close.json": {
+      "get": {
+        "tags": ["coindesk"], "operationId": "bpiHistoricalClose",
+        "summary": "Daily closes in CoinDesk's historical/close.json shape.",
+        "description": "No dates: the 31 days ending yesterday; for=yesterday: yesterday alone; an end after yesterday is cut to yesterday. No maximum range. XBT is BTC. CoinDesk's refusals are 404 text/plain: 'Sorry, that currency was not found', 'Sorry, the CoinDesk BPI only covers data from 2010-07-17 onwards.', 'Sorry, but your specified end date is before your start date.' (also for a start in the future). A malformed date, or only one of start and end, is a 400 problem naming the parameter.",
+        "parameters": [
+          {"name": "start", "in": "query", "required": false, "description": "With end.", "schema": {"$ref": "#/components/schemas/Date"}},
+          {"name": "end", "in": "query", "required": false, "description": "With start.", "schema": {"$ref": "#/components/schemas/Date"}},
+          {"name": "currency", "in": "query", "required": false, "schema": {"type": "string", "default": "USD", "example": "EUR"}},
+          {"name": "for", "in": "query", "required": false, "schema": {"type": "string", "enum": ["yesterday"]}},
+          {"name": "index", "in": "query", "required": false, "schema": {"type": "string", "enum": ["USD"]}},
+          {"$ref": "#/components/parameters/ifNoneMatch"}
+        ],
+        "responses": {
+          "200": {"description": "Closes by day, at most four decimals.", "headers": {"X-Cache": {"$ref": "#/components/headers/X-Cache"}, "Age": {"$ref": "#/components/headers/Age"}, "ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Status": {"$ref": "#/components/headers/Cache-Status"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BPIHistorical"}}}},
+          "304": {"$ref": "#/components/responses/NotModified"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
+          "404": {"description": "CoinDesk's refusal sentence.", "content": {"text/plain": {"schema": {"type": "string", "example": "Sorry, that currency was not found"}}}},
+          "502": {"$ref": "#/components/responses/BadGateway"},
+          "503": {"$ref": "#/components/responses/Unavailable"},
+          "504": {"$ref": "#/components/responses/GatewayTimeout"}
         }
       }
     },
@@ -270,7 +320,7 @@ public enum OpenAPIDocument {
       "delete": {
         "tags": ["admin"], "operationId": "purgeCacheNamespace", "security": [{"adminToken": []}],
         "summary": "Purges one namespace.",
-        "parameters": [{"name": "namespace", "in": "path", "required": true, "schema": {"type": "string", "enum": ["rates", "books", "covers"]}}],
+        "parameters": [{"name": "namespace", "in": "path", "required": true, "schema": {"type": "string", "enum": ["rates", "history", "books", "covers"]}}],
         "responses": {
           "200": {"description": "Purged.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purged"}}}},
           "401": {"$ref": "#/components/responses/Unauthorized"},
@@ -293,6 +343,7 @@ public enum OpenAPIDocument {
       "base": {"name": "base", "in": "query", "required": false, "description": "Base currency; rates of other bases are cross rates.", "schema": {"$ref": "#/components/schemas/CurrencyCode", "default": "BTC"}},
       "code": {"name": "code", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/CurrencyCode"}},
       "isbn": {"name": "isbn", "in": "path", "required": true, "description": "ISBN-10 or ISBN-13; hyphens and spaces allowed, X check digit in either case. A wrong check digit answers 400 naming the expected one (format isbn: the pattern plus the ISO 2108 check digit, which no pattern can express).", "schema": {"type": "string", "format": "isbn", "pattern": "^([0-9]{9}[0-9Xx]|97[89][0-9]{10}|[0-9][0-9 -]{11,15}[0-9Xx])$", "example": "978-0-13-235088-4"}},
+      "date": {"name": "date", "in": "query", "required": false, "description": "A complete UTC day: the answer is computed from that day's closes (updated = the close's instant, the next day's 00:00 UTC).", "schema": {"$ref": "#/components/schemas/Date"}},
       "ifNoneMatch": {"name": "If-None-Match", "in": "header", "required": false, "description": "ETag of a cached copy; a match answers 304.", "schema": {"type": "string"}}
     },
     "responses": {
@@ -330,6 +381,25 @@ public enum OpenAPIDocument {
         }
       },
       "CurrencyCode": {"type": "string", "pattern": "^[A-Za-z]{3}$", "example": "USD"},
+      "Date": {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "example": "2024-01-01"},
+      "RatesHistory": {
+        "type": "object", "required": ["base", "start", "end", "source", "rates"],
+        "properties": {
+          "base": {"type": "string"}, "start": {"type": "string", "format": "date"}, "end": {"type": "string", "format": "date", "description": "Cut to yesterday."},
+          "source": {"type": "string", "example": "bitstamp+frankfurter"},
+          "rates": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": {"type": "number"}}}
+        }
+      },
+      "BPIHistorical": {
+        "type": "object", "required": ["bpi", "disclaimer", "time"],
+        "properties": {
+          "bpi": {"type": "object", "additionalProperties": {"type": "number"}, "example": {"2024-01-01": 42280.2345}},
+          "disclaimer": {"type": "string"},
+          "time": {"type": "object", "required": ["updated", "updatedISO"], "properties": {
+            "updated": {"type": "string", "example": "Jan 2, 2024 00:03:00 UTC"},
+            "updatedISO": {"type": "string", "example": "2024-01-02T00:03:00+00:00"}}}
+        }
+      },
       "Currency": {
         "type": "object", "required": ["code", "name", "symbol"],
         "properties": {"code": {"type": "string"}, "name": {"type": "string"}, "symbol": {"type": ["string", "null"], "description": "null when the currency has no symbol (XAU, ETH, …)"}}

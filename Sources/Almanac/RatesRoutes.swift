@@ -28,11 +28,12 @@ public enum RatesRoutes {
         }
     }
 
-    /// Registers the rates and CoinDesk-compatible endpoints.
+    /// Registers the rates and CoinDesk-compatible endpoints. With `history`, `date=YYYY-MM-DD`
+    /// on `/v1/rates`, `/v1/rates/{code}` and `/v1/convert` answers from that day's closes.
     /// - Parameter logger: receives a warn line per upstream failure a client is told about.
     public static func register(on router: inout Router, service: RatesService, memo: RenderMemo = makeMemo(),
-                                logger: Logger? = nil) {
-        let endpoint = Endpoint(service: service, memo: memo, logger: logger)
+                                history: HistoryService? = nil, logger: Logger? = nil) {
+        let endpoint = Endpoint(service: service, memo: memo, history: history, logger: logger)
         router.get("/v1/rates", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
                 .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
@@ -92,6 +93,7 @@ public enum RatesRoutes {
 private struct Endpoint: Sendable {
     let service: RatesService
     let memo: RenderMemo
+    let history: HistoryService?
     let logger: Logger?
 
     func answer(_ request: HTTPRequest, _ parse: () throws(RatesInputError) -> RatesQuery) -> HTTPResponseFuture {
@@ -100,6 +102,12 @@ private struct Endpoint: Sendable {
             query = try parse()
         } catch {
             return .ready(RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response)
+        }
+        if let history, let date = request.query("date") {
+            switch query {
+            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history)
+            default: break
+            }
         }
         if let lookup = service.freshTable() {
             return .ready(respond(request, query, lookup))

@@ -62,6 +62,7 @@ public final class StubUpstream: Sendable {
 
     private struct State: Sendable {
         var routes: [String: Route] = [:]
+        var prefixRoutes: [(prefix: String, handler: Handler)] = []
         var counts: [String: Int] = [:]
         var faults: [String: Fault] = [:]
         var globalFault: Fault?
@@ -104,6 +105,12 @@ public final class StubUpstream: Sendable {
         shared.state.withLock { $0.routes[target] = .handler(handler) }
     }
 
+    /// Answers every path starting with `prefix` (when no exact route matches) by calling
+    /// `handler`: for upstreams whose paths carry parameters (`/v1/2024-01-01..2024-12-31`).
+    public func route(prefix: String, handler: @escaping Handler) {
+        shared.state.withLock { $0.prefixRoutes.append((prefix, handler)) }
+    }
+
     /// Applies `fault` to every request (nil switches it off).
     public func setFault(_ fault: Fault?) {
         shared.state.withLock { $0.globalFault = fault }
@@ -138,7 +145,10 @@ public final class StubUpstream: Sendable {
                 s.counts[request.path, default: 0] += 1
                 let fault = s.faults[request.path] ?? s.globalFault
                 let key = s.routes[request.target] != nil ? request.target : request.path
-                guard let route = s.routes[key] else { return (nil, fault) }
+                guard let route = s.routes[key] else {
+                    let prefixed = s.prefixRoutes.first { request.path.hasPrefix($0.prefix) }
+                    return (prefixed.map { .handler($0.handler) }, fault)
+                }
                 if case .sequence(let list) = route, list.count > 1 {
                     s.routes[key] = .sequence(Array(list.dropFirst()))
                     return (.fixed(list[0]), fault)

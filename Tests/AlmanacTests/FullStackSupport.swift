@@ -75,6 +75,7 @@ enum FullStackFixtures {
         stub.route(googleTarget(isbn13), .json(google))
         stub.route(openLibraryTarget(isbn13), .json(openLibrary))
         stub.route(coverPath, StubResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: jpeg))
+        HistoryStub.script(stub)
     }
 }
 
@@ -105,6 +106,9 @@ final class FullStack: Sendable {
         config.rates.coinbase.baseUrl = stub.baseURL
         config.rates.coingecko.baseUrl = stub.baseURL
         config.rates.coindesk.baseUrl = stub.baseURL
+        config.rates.bitstamp.baseUrl = stub.baseURL
+        config.rates.coinbaseExchange.baseUrl = stub.baseURL
+        config.rates.frankfurter.baseUrl = stub.baseURL
         config.books.googleBooks.baseUrl = stub.baseURL
         config.books.openLibrary.baseUrl = stub.baseURL
         config.books.openLibrary.coversBaseUrl = stub.baseURL

@@ -1,0 +1,78 @@
+/// A UTC calendar day as a count of days since 1970-01-01 (day 0). Historical prices are
+/// keyed by these: block arithmetic is integer arithmetic, and a day's text is written only
+/// when a body is rendered.
+///
+/// The close of day D is the daily candle that starts at D 00:00 UTC (and ends at D+1 00:00).
+public enum HistoryDay {
+    /// 2010-07-17: the first day CoinDesk's BPI covered; earlier starts get its error text.
+    public static let coinDeskFirst: Int64 = 14_807
+    /// 0001-01-01 … 9999-12-31: the days `parse` accepts (four-digit years, RFC 3339 full-date).
+    public static let writable: ClosedRange<Int64> = CivilTime.days(year: 1, month: 1, day: 1)...CivilTime.days(year: 9999, month: 12, day: 31)
+
+    /// The day containing `unixSeconds` (floor division, so instants before 1970 work too).
+    public static func containing(unixSeconds: Int64) -> Int64 {
+        unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+    }
+
+    /// The last complete day at `unixSeconds`: yesterday in UTC.
+    public static func yesterday(unixSeconds: Int64) -> Int64 { containing(unixSeconds: unixSeconds) - 1 }
+
+    /// Unix seconds of the day's 00:00 UTC.
+    public static func startSeconds(_ day: Int64) -> Int64 { day * 86_400 }
+
+    /// Strict `YYYY-MM-DD` (exactly ten ASCII bytes, a real calendar date), compared as bytes
+    /// so no input can trap. Nil for anything else (`2024-2-1`, `2024-02-30`, `２０２４…`).
+    public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(10)
+        for b in text.utf8 {
+            guard bytes.count < 10 else { return nil }
+            bytes.append(b)
+        }
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                let b = bytes[i]
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                value = value * 10 + Int(b - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        return CivilTime.days(year: year, month: month, day: day)
+    }
+
+    /// Days in `month` of `year` (proleptic Gregorian).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// `2024-01-01`.
+    public static func text(_ day: Int64) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(10)
+        append(day, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `YYYY-MM-DD` (days outside `writable` are clamped: callers only pass days they parsed).
+    public static func append(_ day: Int64, to out: inout [UInt8]) {
+        let (y, m, d) = CivilTime.civil(fromDays: min(max(day, writable.lowerBound), writable.upperBound))
+        out.append(0x30 + UInt8(y / 1000 % 10))
+        out.append(0x30 + UInt8(y / 100 % 10))
+        out.append(0x30 + UInt8(y / 10 % 10))
+        out.append(0x30 + UInt8(y % 10))
+        out.append(UInt8(ascii: "-"))
+        out.append(0x30 + UInt8(m / 10))
+        out.append(0x30 + UInt8(m % 10))
+        out.append(UInt8(ascii: "-"))
+        out.append(0x30 + UInt8(d / 10))
+        out.append(0x30 + UInt8(d % 10))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import HTTPClientTestSupport
+import Rates
+import Testing
+@testable import Almanac
+
+/// The history endpoints over real sockets against the loopback history stubs (exact upstream
+/// shapes), with every value checked against the stub's series, and forex-python's
+/// `BtcConverter` driving almanac from Python.
+extension FullStackTests {
+    @Suite struct HistoryAPI {
+        static var yesterday: Int64 { HistoryDay.yesterday(unixSeconds: Int64(Date().timeIntervalSince1970)) }
+
+        /// A close as almanac writes it: the stub's two-decimal text without trailing zeros.
+        static func closeJSON(_ day: Int64) -> String { closeJSON("bitstamp", "USD", day) }
+
+        static func closeJSON(_ provider: String, _ currency: String, _ day: Int64) -> String {
+            var text = HistoryStubSeries.closeText(provider, currency, day: day)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+
+        @Test func coinDeskCloseExactShapeValuesAndCaching() async throws {
+            try await FullStack.run { s in
+                let r = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05")
+                #expect(r.status == 200)
+                #expect(r.header("Content-Type") == "application/json; charset=utf-8")
+                let jan1 = HistoryDay.parse("2024-01-01")!
+                var bpi = ""
+                for day in jan1...(jan1 + 4) { bpi += (bpi.isEmpty ? "" : ",") + "\"\(HistoryDay.text(day))\":\(Self.closeJSON(day))" }
+                #expect(r.text.hasPrefix("{\"bpi\":{\(bpi)},\"disclaimer\":\""))
+                #expect(r.text.contains("BPI value data returned as USD.\",\"time\":{\"updated\":\""))
+                #expect(r.keys == ["bpi", "disclaimer", "time"])
+                #expect(FullStack.keys(r.json?["time"]) == ["updated", "updatedISO"])
+                #expect(r.header("X-Cache") == "MISS")
+                let maxAge = Int(r.header("Cache-Control")?.split(separator: "=").last ?? "") ?? 0
+                #expect(maxAge > 25 * 86_400, "a past range is immutable: \(r.header("Cache-Control") ?? "")")
+                let etag = try #require(r.header("ETag"))
+                #expect(s.count("/api/v2/ohlc/btcusd/") == 1)
+
+                let again = try await s.get("/v1/bpi/historical/close.json?start=2024-01-02&end=2024-01-03")
+                #expect(again.header("X-Cache") == "HIT")
+                #expect(again.json?["bpi"] == .object(["2024-01-02": .number(Self.closeJSON(jan1 + 1)), "2024-01-03": .number(Self.closeJSON(jan1 + 2))]))
+                #expect(s.count("/api/v2/ohlc/btcusd/") == 1)
+                let notModified = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05", headers: ["If-None-Match: \(etag)"])
+                #expect(notModified.status == 304)
+            }
+        }
+
+        @Test func coinDeskDefaultsCurrenciesAndRefusals() async throws {
+            try await FullStack.run { s in
+                let y = Self.yesterday
+                let defaults = try await s.get("/v1/bpi/historical/close.json")
+                #expect(defaults.status == 200)
+                guard case let .object(days)? = defaults.json?["bpi"] else { Issue.record("no bpi"); return }
+                #expect(days.count == 31)
+                #expect(days[HistoryDay.text(y)] == .number(Self.closeJSON(y)))
+                #expect(days[HistoryDay.text(y - 30)] == .number(Self.closeJSON(y - 30)))
+                let midnight = (y + 2) * 86_400 - Int64(Date().timeIntervalSince1970)
+                let maxAge = Int64(defaults.header("Cache-Control")?.split(separator: "=").last ?? "") ?? .max
+                #expect(maxAge <= midnight, "the default range moves at midnight")
+
+                let single = try await s.get("/v1/bpi/historical/close.json?for=yesterday&currency=gbp")
+                #expect(single.json?["bpi"] == .object([HistoryDay.text(y): .number(Self.closeJSON("bitstamp", "GBP", y))]))
+                let clamped = try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(y - 1))&end=2999-01-01&index=USD")
+                #expect(FullStack.keys(clamped.json?["bpi"]) == [HistoryDay.text(y - 1), HistoryDay.text(y)])
+                #expect((Int64(clamped.header("Cache-Control")?.split(separator: "=").last ?? "") ?? .max) <= midnight)
+                // The same days asked explicitly never change: a long max-age.
+                let explicit = try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(y - 1))&end=\(HistoryDay.text(y))")
+                #expect(explicit.json?["bpi"] == clamped.json?["bpi"])
+                #expect((Int64(explicit.header("Cache-Control")?.split(separator: "=").last ?? "") ?? 0) > 25 * 86_400)
+
+                let xbt = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-02&currency=XBT")
+                #expect(xbt.json?["bpi"] == .object(["2024-01-01": .number("1"), "2024-01-02": .number("1")]))
+                #expect(xbt.text.contains("returned as XBT."))
+                let jpy = try await s.get("/v1/bpi/historical/close.json?start=2024-01-06&end=2024-01-06&currency=JPY")
+                // Saturday: Friday's ECB rate × that day's BTC-USD close, four decimals.
+                let saturday = HistoryDay.parse("2024-01-06")!
+                let rate = HistoryStubSeries.fxTenThousandths("JPY", day: saturday - 1)! * 10_000
+                let value = HistoryFixed.product(HistoryStubSeries.closeCents("bitstamp", "USD", day: saturday) * 1_000_000, rate)!
+                var expected: [UInt8] = []
+                HistoryFixed.append(value, to: &expected)
+                #expect(jpy.json?["bpi"]?["2024-01-06"] == .number(String(decoding: expected, as: UTF8.self)))
+
+                for (target, sentence) in [
+                    ("?currency=ARS", "Sorry, that currency was not found"),
+                    ("?start=2010-07-16&end=2010-08-01", "Sorry, the CoinDesk BPI only covers data from 2010-07-17 onwards."),
+                    ("?start=2024-02-01&end=2024-01-01", "Sorry, but your specified end date is before your start date."),
+                    ("?start=2999-01-01&end=2999-02-01", "Sorry, but your specified end date is before your start date."),
+                ] {
+                    let r = try await s.get("/v1/bpi/historical/close.json" + target)
+                    #expect(r.status == 404)
+                    #expect(r.header("Content-Type") == "text/plain; charset=utf-8")
+                    #expect(r.text == sentence)
+                    #expect(r.header("Cache-Control") == "no-store")
+                }
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01").expectProblem(400).contains("end"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-13-01").expectProblem(400).contains("end"))
+                // Odd bytes in any parameter: an answer, never a crash.
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=%FF%FE&end=2024-01-01").expectProblem(400).contains("start"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-0%CC%81&end=2024-01-02").expectProblem(400).contains("start"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?currency=%E2%82%AC").status == 404)
+                #expect(try await s.get("/v1/rates/history?start=2024-01-01&end=2024-01-02&base=%00%01%02").expectProblem(400).contains("base"))
+                let head = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-02", method: "HEAD")
+                #expect(head.status == 200 && head.body.isEmpty)
+                // Days before the first exchange day are absent, not an error.
+                let early = try await s.get("/v1/bpi/historical/close.json?start=2011-08-16&end=2011-08-19")
+                #expect(FullStack.keys(early.json?["bpi"]) == ["2011-08-18", "2011-08-19"])
+            }
+        }
+
+        @Test func ownHistoryAndDatedRates() async throws {
+            try await FullStack.run { s in
+                let jan1 = HistoryDay.parse("2024-01-01")!
+                let r = try await s.get("/v1/rates/history?start=2024-01-01&end=2024-01-02&symbols=usd,EUR")
+                #expect(r.status == 200)
+                #expect(r.text.hasPrefix(#"{"base":"BTC","start":"2024-01-01","end":"2024-01-02","source":"bitstamp","rates":{"2024-01-01":{"EUR":"#))
+                #expect(r.json?["rates"]?["2024-01-02"] == .object(["USD": .number(Self.closeJSON(jan1 + 1)),
+                                                                    "EUR": .number(Self.closeJSON("bitstamp", "EUR", jan1 + 1))]))
+                let eur = try await s.get("/v1/rates/history?start=2024-01-01&end=2024-01-01&base=EUR&symbols=USD")
+                let usdPerEur = Double(HistoryStubSeries.closeCents("bitstamp", "USD", day: jan1)) / Double(HistoryStubSeries.closeCents("bitstamp", "EUR", day: jan1))
+                expectClose(eur.json?["rates"]?["2024-01-01"]?["USD"], usdPerEur)
+                let all = try await s.get("/v1/rates/history?start=2024-01-03&end=2024-01-03")
+                #expect(FullStack.keys(all.json?["rates"]?["2024-01-03"]) == HistoryService.currencies.filter { $0 != "BTC" })
+                #expect(all.json?["source"] == .string("bitstamp+frankfurter"))
+
+                #expect(try await s.get("/v1/rates/history?start=2024-01-01").expectProblem(400).contains("end"))
+                #expect(try await s.get("/v1/rates/history?start=2024-01-02&end=2024-01-01").expectProblem(400).contains("before"))
+                #expect(try await s.get("/v1/rates/history?start=2024-01-01&end=2024-01-02&symbols=ARS").expectProblem(404).contains("ARS"))
+
+                let dated = try await s.get("/v1/rates?date=2024-01-01&symbols=USD")
+                #expect(dated.status == 200)
+                #expect(dated.keys == ["base", "rates", "source", "updated"])
+                #expect(dated.json?["rates"]?["USD"]?["rate"] == .number(Self.closeJSON(jan1)))
+                #expect(dated.json?["updated"] == .string("2024-01-02T00:00:00Z"))
+                let full = try await s.get("/v1/rates?date=2024-01-01")
+                #expect(FullStack.keys(full.json?["rates"]) == HistoryService.currencies)
+                #expect(full.json?["source"] == .string("bitstamp+frankfurter"))
+                let convert = try await s.get("/v1/convert?from=BTC&to=GBP&amount=2&date=2024-01-01")
+                #expect(convert.keys == ["amount", "from", "rate", "result", "source", "to", "updated"])
+                #expect(convert.json?["rate"] == .number(Self.closeJSON("bitstamp", "GBP", jan1)))
+                expectClose(convert.json?["result"], 2 * Double(HistoryStubSeries.closeCents("bitstamp", "GBP", day: jan1)) / 100)
+                #expect(try await s.get("/v1/rates?date=2999-01-01").expectProblem(400).contains("date"))
+                #expect(try await s.get("/v1/convert?from=BTC&to=USD&date=2009-01-03").expectProblem(404).contains("2009-01-03"))
+                // Without date, the live table as before.
+                #expect(try await s.get("/v1/rates?symbols=USD").json?["rates"]?["USD"]?["rate"] == .number("91234.56"))
+            }
+        }
+
+        @Test func upstreamFailuresAreProblemsNamingEveryProvider() async throws {
+            try await FullStack.run { s in
+                s.stub.setFault(.status(503), for: "/api/v2/ohlc/btcusd/")
+                s.stub.route("/products/BTC-USD/candles", .json(#"{"message":"not candles"}"#))
+                let r = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05")
+                let detail = r.expectProblem(502)
+                #expect(detail.contains("bitstamp") && detail.contains("HTTP 503"), "\(detail)")
+                #expect(detail.contains("coinbase-exchange") && detail.contains("not a JSON array"), "\(detail)")
+                #expect(r.header("Cache-Control") == "no-store")
+                #expect(!detail.contains("127.0.0.1"))
+                // Errors are not cached: once bitstamp answers, so does almanac.
+                s.stub.setFault(nil, for: "/api/v2/ohlc/btcusd/")
+                #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05").status == 200)
+            }
+        }
+
+        @Test func concurrentOverlappingColdRangesShareUpstreamRequests() async throws {
+            try await FullStack.run { s in
+                let first = HistoryDay.parse("2016-03-01")!
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for n in 0..<16 {
+                        let start = first + Int64(n * 97), end = start + 1_500
+                        group.addTask {
+                            try await s.get("/v1/bpi/historical/close.json?start=\(HistoryDay.text(start))&end=\(HistoryDay.text(end))").status
+                        }
+                    }
+                    for try await status in group { #expect(status == 200) }
+                }
+                let plan = BitstampHistoryProvider().plan
+                let blocks = plan.indexes(covering: first...(first + 15 * 97 + 1_500)).count
+                #expect(s.count("/api/v2/ohlc/btcusd/") == blocks, "one request per block, shared by every range that needs it")
+            }
+        }
+
+        @Test func forexPythonBtcConverterMakesAllEightCalls() async throws {
+            try await FullStack.run { s in
+                let day = Self.yesterday - 10
+                let listStart = day - 6
+                var list: [String] = []
+                for d in listStart...day { list.append("\"\(HistoryDay.text(d))\":\(Self.closeJSON(d))") }
+                let expected = """
+                {"latest_usd":91234.56,"day":"\(HistoryDay.text(day))","close_usd":\(Self.closeJSON(day)),
+                 "close_eur":\(Self.closeJSON("bitstamp", "EUR", day)),"list_start":"\(HistoryDay.text(listStart))",
+                 "list_end":"\(HistoryDay.text(day))","list_usd":{\(list.joined(separator: ","))}}
+                """
+                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("forex/btc_converter_e2e.py")
+                let result = try await PythonScript.run(script, environment: [
+                    "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
+                ], timeout: 90)
+                #expect(result.status == 0, "forex-python (pip install forex-python; make test installs it):\n\(result.output)")
+                #expect(result.output.contains("8 calls answered by almanac"), "\(result.output)")
+            }
+        }
+    }
+}
+
+/// Runs `python3 script` with extra environment, bounded by `timeout` (then terminated).
+enum PythonScript {
+    struct Result { var status: Int32; var output: String }
+
+    static func run(_ script: URL, environment: [String: String], timeout: Double) async throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let deadline = Deadline(seconds: timeout)
+        while process.isRunning, !deadline.passed { try await Task.sleep(nanoseconds: 20_000_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return Result(status: -1, output: "timed out after \(timeout) s")
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Result(status: process.terminationStatus, output: output)
+    }
+}
