@@ -19,8 +19,10 @@ final class Connection: @unchecked Sendable {
     let owner: ConnectionQueue
     private let core: ServerCore
     private let remoteAddress: String
-    /// True for a connection accepted past `maxConnections`: it only gets the 503.
-    let isRejected: Bool
+    /// True for a connection accepted past `maxConnections` with nothing to reclaim: it only
+    /// gets the 503. Decided before `start()` (by the accept queue, or by the queue that
+    /// tried to make room for it) and never changed afterwards.
+    var isRejected: Bool
 
     private var machine: ConnectionStateMachine
     private var parser: RequestParser
@@ -29,6 +31,9 @@ final class Connection: @unchecked Sendable {
     /// What the poller watches `fd` for.
     private var interest = SocketInterest.reading
     private var closed = false
+    /// Where this connection sits in its queue's reclaimable list, or -1 while it is not
+    /// `machine.reclaimable` (kept in step by `noteReclaimability`).
+    private var reclaimHandle: ReclaimableList<Unmanaged<Connection>>.Handle = -1
 
     // Output that the kernel has not taken yet. The head remainder is a private copy (the
     // head itself is serialized into the queue's shared buffer); the body is the response's
@@ -102,9 +107,52 @@ final class Connection: @unchecked Sendable {
         execute(machine.forceClose())
     }
 
+    var isClosed: Bool { closed }
+
+    /// What `reclaim()` did.
+    enum ReclaimResult {
+        case reclaimed(ConnectionStateMachine.Reclaimable)
+        /// The peer had already closed (EOF or reset found by the last read): closed now.
+        case closedByPeer
+        /// Not reclaimable (any more): left alone.
+        case kept
+    }
+
+    /// Closes this connection to make room for a new one, if the state machine says it is
+    /// reclaimable. Bytes already waiting in the socket mean the client is not idle: they are
+    /// read first (one `read`; EAGAIN for a truly idle connection), so a request that arrived
+    /// just now is served rather than cut, and a connection whose peer already left frees its
+    /// slot without counting as reclaimed.
+    func reclaim() -> ReclaimResult {
+        guard !closed, machine.reclaimable != nil else { return .kept }
+        if interest.read { readable() }
+        if closed { return .closedByPeer }
+        guard let state = machine.reclaimable else { return .kept }
+        execute(machine.reclaimRequested(now: Self.now()))
+        return closed ? .reclaimed(state) : .kept
+    }
+
+    /// Keeps the queue's reclaimable list in step with the state machine: listed exactly while
+    /// `machine.reclaimable` is non-nil. Called after every step (cheap when nothing changed).
+    @inline(__always)
+    private func noteReclaimability() {
+        let reclaimable = machine.reclaimable != nil
+        guard reclaimable != (reclaimHandle >= 0) else { return }
+        if reclaimable {
+            reclaimHandle = owner.reclaimables.list(self, since: machine.waitingSince)
+        } else {
+            owner.reclaimables.unlist(reclaimHandle)
+            reclaimHandle = -1
+        }
+    }
+
     private func closeNow() {
         guard !closed else { return }
         closed = true
+        if reclaimHandle >= 0 {
+            owner.reclaimables.unlist(reclaimHandle)
+            reclaimHandle = -1
+        }
         timer?.cancel()
         timer = nil
         owner.poller.unregister(fd: fd) { [self] in
@@ -143,6 +191,7 @@ final class Connection: @unchecked Sendable {
         case .close:
             closeNow()
         }
+        noteReclaimability()
     }
 
     // MARK: - Input
@@ -194,6 +243,7 @@ final class Connection: @unchecked Sendable {
                 if case let .arm(deadline) = step.timer {
                     timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
                 }
+                noteReclaimability()
                 if step.action == .respond { respond(to: request, now: now) }
             case let .error(error):
                 execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))

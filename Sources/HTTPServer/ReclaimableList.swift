@@ -1,0 +1,102 @@
+/// The connections of one connection queue that could be closed to make room at the
+/// connection limit, oldest first: a doubly linked list threaded through an array of nodes.
+///
+/// Every operation is O(1) and allocation-free once the node array has grown to the queue's
+/// peak: `append` takes a node from the free list (or the end of the array) and links it at
+/// the tail, `remove` unlinks a node by its handle (the element keeps its handle while it is
+/// listed), `oldest` reads the head. A connection moves in and out on every keep-alive
+/// request (out when a request starts, back in at the tail when its response is flushed), so
+/// the head is always the connection that has been reclaimable the longest: entries are
+/// appended in the order their connections became reclaimable, on the one serial queue that
+/// owns them. `since` (when the connection began to wait: its last flush, or its accept) is
+/// kept non-decreasing from head to tail by clamping it to the tail's: a fresh connection is
+/// stamped on the accept queue a few microseconds before its owner lists it, and the head's
+/// `since` must stay the list's minimum because other queues compare it.
+///
+/// Pure value type, no clock, no sockets: `ReclaimableListTests` drive it directly. Its
+/// owner (a `ConnectionQueue`) confines it to one queue.
+struct ReclaimableList<Element> {
+    /// A listed element's position; valid until that element is removed.
+    typealias Handle = Int32
+
+    private struct Node {
+        var element: Element?
+        var since: UInt64
+        var previous: Handle
+        var next: Handle
+    }
+
+    private static var none: Handle { -1 }
+
+    private var nodes: [Node] = []
+    private var head: Handle = none
+    private var tail: Handle = none
+    /// Unused nodes, linked through `next`.
+    private var free: Handle = none
+    private(set) var count = 0
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Lists `element` as the newest entry, reclaimable since `since`; returns its handle.
+    mutating func append(_ element: Element, since stamped: UInt64) -> Handle {
+        let since = tail == Self.none ? stamped : max(stamped, nodes[Int(tail)].since)
+        let handle: Handle
+        if free != Self.none {
+            handle = free
+            free = nodes[Int(handle)].next
+            nodes[Int(handle)] = Node(element: element, since: since, previous: tail, next: Self.none)
+        } else {
+            handle = Handle(truncatingIfNeeded: nodes.count)
+            nodes.append(Node(element: element, since: since, previous: tail, next: Self.none))
+        }
+        if tail != Self.none {
+            nodes[Int(tail)].next = handle
+        } else {
+            head = handle
+        }
+        tail = handle
+        count += 1
+        return handle
+    }
+
+    /// Unlists the element at `handle` (which must be listed) and returns it.
+    @discardableResult
+    mutating func remove(_ handle: Handle) -> Element? {
+        let index = Int(handle)
+        guard index >= 0, index < nodes.count, let element = nodes[index].element else { return nil }
+        let previous = nodes[index].previous
+        let next = nodes[index].next
+        if previous != Self.none { nodes[Int(previous)].next = next } else { head = next }
+        if next != Self.none { nodes[Int(next)].previous = previous } else { tail = previous }
+        nodes[index].element = nil
+        nodes[index].previous = Self.none
+        nodes[index].next = free
+        free = handle
+        count -= 1
+        return element
+    }
+
+    /// The entry listed the longest, if any.
+    var oldest: (handle: Handle, element: Element, since: UInt64)? {
+        guard head != Self.none, let element = nodes[Int(head)].element else { return nil }
+        return (head, element, nodes[Int(head)].since)
+    }
+
+    /// When the oldest entry became reclaimable; `UInt64.max` when the list is empty.
+    var oldestSince: UInt64 {
+        head == Self.none ? .max : nodes[Int(head)].since
+    }
+
+    /// Every listed element, oldest first (tests and diagnostics; O(n)).
+    var elementsOldestFirst: [Element] {
+        var result: [Element] = []
+        var cursor = head
+        while cursor != Self.none {
+            if let element = nodes[Int(cursor)].element { result.append(element) }
+            cursor = nodes[Int(cursor)].next
+        }
+        return result
+    }
+}
