@@ -10,12 +10,20 @@ final class AccessLogRecorder: Sendable {
     func record(_ entry: AccessLogEntry) { entries.withLock { $0.append(entry) } }
 }
 
+/// Collects the server's operational messages (`errorLog`).
+final class MessageRecorder: Sendable {
+    private let messages = Mutex<[String]>([])
+    var all: [String] { messages.withLock { $0 } }
+    func record(_ message: String) { messages.withLock { $0.append(message) } }
+}
+
 /// A real server on an ephemeral 127.0.0.1 port, answering through the shared `Router`.
 struct TestServer {
     let server: HTTPServer
     let port: Int
     let gate: Gate
     let log: AccessLogRecorder
+    let errors: MessageRecorder
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
 
@@ -61,12 +69,14 @@ struct TestServer {
         configure(&configuration)
         let gate = Gate()
         let log = AccessLogRecorder()
+        let errors = MessageRecorder()
         let router = router(gate: gate)
         let server = HTTPServer(configuration: configuration,
                                 responder: { router.respond(to: $0) },
-                                accessLog: { log.record($0) })
+                                accessLog: { log.record($0) },
+                                errorLog: { errors.record($0) })
         let port = try server.start()
-        return TestServer(server: server, port: port, gate: gate, log: log)
+        return TestServer(server: server, port: port, gate: gate, log: log, errors: errors)
     }
 
     func client(timeout: Double = 10) throws -> TestClient {
