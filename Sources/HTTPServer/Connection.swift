@@ -31,9 +31,12 @@ final class Connection: @unchecked Sendable {
     /// What the poller watches `fd` for.
     private var interest = SocketInterest.reading
     private var closed = false
-    /// Where this connection sits in its queue's reclaimable list, or -1 while it is not
-    /// `machine.reclaimable` (kept in step by `noteReclaimability`).
-    private var reclaimHandle: ReclaimableList<Unmanaged<Connection>>.Handle = -1
+    /// Where this connection sits in its queue's reclaimable list, or -1 while unlisted.
+    /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
+    /// while busy — the reclaim path drops busy entries (see `ReclaimableConnections`).
+    private var reclaimHandle: ReclaimableConnections.Handle = -1
+    /// `machine.requestCount` when last listed or moved: the entry is current while it matches.
+    private var listedAfterRequests = 0
 
     // Output that the kernel has not taken yet. The head remainder is a private copy (the
     // head itself is serialized into the queue's shared buffer); the body is the response's
@@ -97,6 +100,7 @@ final class Connection: @unchecked Sendable {
         } else if core.isDraining {
             execute(machine.shutdownRequested(now: now))
         }
+        noteWaiting()
     }
 
     func shutdownRequested() {
@@ -109,50 +113,70 @@ final class Connection: @unchecked Sendable {
 
     var isClosed: Bool { closed }
 
-    /// What `reclaim()` did.
+    /// What `reclaim()` did with this (listed) connection.
     enum ReclaimResult {
         case reclaimed(ConnectionStateMachine.Reclaimable)
         /// The peer had already closed (EOF or reset found by the last read): closed now.
         case closedByPeer
-        /// Not reclaimable (any more): left alone.
-        case kept
+        /// Busy (a request partly received, in flight, or its response being written): unlisted,
+        /// left alone; it is listed again when it next waits for a request.
+        case busy
+        /// Waiting again, but it served a request just now (found by the last read): it is the
+        /// newest entry now, left alone.
+        case requeued
     }
 
-    /// Closes this connection to make room for a new one, if the state machine says it is
-    /// reclaimable. Bytes already waiting in the socket mean the client is not idle: they are
-    /// read first (one `read`; EAGAIN for a truly idle connection), so a request that arrived
-    /// just now is served rather than cut, and a connection whose peer already left frees its
-    /// slot without counting as reclaimed.
+    /// Called by the owner queue on the oldest entry of its reclaimable list, to make room for
+    /// a newcomer. Closes this connection if the state machine says it is reclaimable and its
+    /// entry is current. Bytes already waiting in the socket mean the client is not idle: they
+    /// are read first (one `read`; EAGAIN for a really idle connection), so a request that
+    /// arrived just now is served rather than cut, and a connection whose peer already left
+    /// frees its slot without counting as reclaimed.
     func reclaim() -> ReclaimResult {
-        guard !closed, machine.reclaimable != nil else { return .kept }
-        if interest.read { readable() }
+        let served = machine.requestCount
+        if !closed, machine.reclaimable != nil, interest.read { readable() }
         if closed { return .closedByPeer }
-        guard let state = machine.reclaimable else { return .kept }
+        guard let state = machine.reclaimable else {
+            unlist()
+            return .busy
+        }
+        guard machine.requestCount == served, served == listedAfterRequests else {
+            noteWaiting() // it served a request just now (the read above) and waits again
+            return .requeued
+        }
         execute(machine.reclaimRequested(now: Self.now()))
-        return closed ? .reclaimed(state) : .kept
+        return .reclaimed(state)
     }
 
-    /// Keeps the queue's reclaimable list in step with the state machine: listed exactly while
-    /// `machine.reclaimable` is non-nil. Called after every step (cheap when nothing changed).
+    /// Keeps this connection's entry in its queue's reclaimable list current when it waits for
+    /// a request: called where waiting can begin (start, and whenever the parser reports
+    /// nothing buffered). Lists it the first time, moves it to the tail after each request
+    /// it served, and does nothing while the entry is current.
     @inline(__always)
-    private func noteReclaimability() {
-        let reclaimable = machine.reclaimable != nil
-        guard reclaimable != (reclaimHandle >= 0) else { return }
-        if reclaimable {
+    private func noteWaiting() {
+        guard reclaimHandle < 0 || machine.requestCount != listedAfterRequests,
+              !closed, machine.reclaimable != nil else { return }
+        listedAfterRequests = machine.requestCount
+        if reclaimHandle < 0 {
             reclaimHandle = owner.reclaimables.list(self, since: machine.waitingSince)
         } else {
-            owner.reclaimables.unlist(reclaimHandle)
-            reclaimHandle = -1
+            owner.reclaimables.waitsAgain(reclaimHandle, since: machine.waitingSince)
         }
     }
+
+    private func unlist() {
+        guard reclaimHandle >= 0 else { return }
+        owner.reclaimables.unlist(reclaimHandle)
+        reclaimHandle = -1
+    }
+
+    /// True when the state machine would let this connection be reclaimed now (tests).
+    var isReclaimable: Bool { !closed && machine.reclaimable != nil }
 
     private func closeNow() {
         guard !closed else { return }
         closed = true
-        if reclaimHandle >= 0 {
-            owner.reclaimables.unlist(reclaimHandle)
-            reclaimHandle = -1
-        }
+        unlist() // before the descriptor goes, and long before the registry lets go of us
         timer?.cancel()
         timer = nil
         owner.poller.unregister(fd: fd) { [self] in
@@ -191,7 +215,6 @@ final class Connection: @unchecked Sendable {
         case .close:
             closeNow()
         }
-        noteReclaimability()
     }
 
     // MARK: - Input
@@ -234,6 +257,7 @@ final class Connection: @unchecked Sendable {
                 if !machine.inputClosed { resumeReading() }
                 releaseIdleParserMemory()
                 execute(machine.needMore(phase: Self.readPhase(parser.phase), now: Self.now()))
+                noteWaiting()
                 return
             case .expectContinue:
                 execute(machine.expectContinue(now: Self.now()))
@@ -243,7 +267,6 @@ final class Connection: @unchecked Sendable {
                 if case let .arm(deadline) = step.timer {
                     timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
                 }
-                noteReclaimability()
                 if step.action == .respond { respond(to: request, now: now) }
             case let .error(error):
                 execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))

@@ -83,9 +83,11 @@ public final class HTTPServer: Sendable {
     /// reclaimed.
     public var rejectedConnections: Int { core.rejectedCount.load(ordering: .relaxed) }
 
-    /// Connections that could be reclaimed right now and are not yet reserved (tests wait
-    /// for a server to have seen its clients' bytes).
-    var reclaimableConnections: Int { core.queues.reduce(0) { $0 + $1.reclaimables.available } }
+    /// Connections that could be reclaimed right now (tests wait for a server to have seen
+    /// their clients' bytes). Visits every connection queue synchronously: tests only.
+    var reclaimableConnections: Int {
+        core.queues.reduce(0) { total, owner in total + owner.queue.sync { owner.reclaimables.countReclaimableNow() } }
+    }
 
     /// Connections closed to make room for new ones at `maxConnections`, by the state they
     /// were in (for `/metrics`).

@@ -4,11 +4,10 @@
 /// Every operation is O(1) and allocation-free once the node array has grown to the queue's
 /// peak: `append` takes a node from the free list (or the end of the array) and links it at
 /// the tail, `remove` unlinks a node by its handle (the element keeps its handle while it is
-/// listed), `oldest` reads the head. A connection moves in and out on every keep-alive
-/// request (out when a request starts, back in at the tail when its response is flushed), so
-/// the head is always the connection that has been reclaimable the longest: entries are
-/// appended in the order their connections became reclaimable, on the one serial queue that
-/// owns them. `since` (when the connection began to wait: its last flush, or its accept) is
+/// listed), `moveToTail` relinks one at the tail, `oldest` reads the head. A keep-alive
+/// connection is moved to the tail each time it waits again after a response, so entries
+/// are in the order their connections last began to wait, on the one serial queue that owns
+/// them. `since` (when the connection began to wait: its last flush, or its accept) is
 /// kept non-decreasing from head to tail by clamping it to the tail's: a fresh connection is
 /// stamped on the accept queue a few microseconds before its owner lists it, and the head's
 /// `since` must stay the list's minimum because other queues compare it.
@@ -76,6 +75,27 @@ struct ReclaimableList<Element> {
         free = handle
         count -= 1
         return element
+    }
+
+    /// Moves the listed entry at `handle` to the tail, now reclaimable since `since` (its
+    /// connection has served requests since it was listed and waits again). Same handle.
+    mutating func moveToTail(_ handle: Handle, since stamped: UInt64) {
+        let index = Int(handle)
+        guard index >= 0, index < nodes.count, nodes[index].element != nil else { return }
+        if handle != tail {
+            let previous = nodes[index].previous
+            let next = nodes[index].next
+            if previous != Self.none { nodes[Int(previous)].next = next } else { head = next }
+            nodes[Int(next)].previous = previous // next exists: this is not the tail
+            nodes[Int(tail)].next = handle
+            nodes[index].previous = tail
+            nodes[index].next = Self.none
+            nodes[index].since = max(stamped, nodes[Int(tail)].since)
+            tail = handle
+        } else {
+            let previous = nodes[index].previous
+            nodes[index].since = previous == Self.none ? stamped : max(stamped, nodes[Int(previous)].since)
+        }
     }
 
     /// The entry listed the longest, if any.

@@ -51,7 +51,31 @@ import TestSupport
         #expect(list.oldestSince == 100) // clamped: never older than an entry listed before it
     }
 
-    /// Random appends and removals against a plain array kept in the same order.
+    @Test func movingToTheTailReordersAndRestamps() {
+        var list = ReclaimableList<String>()
+        let a = list.append("a", since: 10)
+        let b = list.append("b", since: 20)
+        let c = list.append("c", since: 30)
+        list.moveToTail(a, since: 40) // the head
+        #expect(list.elementsOldestFirst == ["b", "c", "a"])
+        #expect(list.oldestSince == 20)
+        list.moveToTail(c, since: 50) // the middle
+        #expect(list.elementsOldestFirst == ["b", "a", "c"])
+        list.moveToTail(c, since: 60) // already the tail: restamped only
+        #expect(list.elementsOldestFirst == ["b", "a", "c"])
+        list.moveToTail(b, since: 5) // stamped early: clamped to the tail's time
+        #expect(list.elementsOldestFirst == ["a", "c", "b"])
+        #expect(list.oldestSince == 40)
+        _ = list.remove(a)
+        _ = list.remove(c)
+        list.moveToTail(b, since: 70) // alone
+        #expect(list.oldest?.handle == b)
+        #expect(list.oldestSince == 70)
+        list.moveToTail(a, since: 80) // not listed: nothing happens
+        #expect(list.count == 1)
+    }
+
+    /// Random appends, moves and removals against a plain array kept in the same order.
     @Test func matchesAReferenceModel() {
         var rng = SplitMix64(seed: 17)
         var list = ReclaimableList<Int>()
@@ -59,8 +83,13 @@ import TestSupport
         var clock: UInt64 = 0
         for value in 0..<20_000 {
             clock += rng.next() % 3
-            if model.isEmpty || rng.next() % 5 < 3 {
+            let dice = rng.next() % 6
+            if model.isEmpty || dice < 3 {
                 model.append((list.append(value, since: clock), value))
+            } else if dice == 3 {
+                let index = Int(rng.next() % UInt64(model.count))
+                list.moveToTail(model[index].handle, since: clock)
+                model.append(model.remove(at: index))
             } else {
                 let index = Int(rng.next() % UInt64(model.count))
                 #expect(list.remove(model[index].handle) == model[index].value)
@@ -68,6 +97,7 @@ import TestSupport
             }
             #expect(list.count == model.count)
             #expect(list.oldest?.element == model.first?.value)
+            #expect(list.oldestSince <= clock || model.isEmpty)
         }
         #expect(list.elementsOldestFirst == model.map(\.value))
     }
