@@ -73,7 +73,7 @@ final class ReclaimableConnections: @unchecked Sendable {
     /// the newest entry. This is the one list operation of a keep-alive request.
     @inline(__always)
     func waitsAgain(_ handle: Handle, since: UInt64) {
-        let wasOldest = list.pointee.oldest?.handle == handle
+        let wasOldest = list.pointee.oldestHandle == handle
         list.pointee.moveToTail(handle, since: since)
         if wasOldest { oldestSince.store(list.pointee.oldestSince, ordering: .relaxed) }
     }

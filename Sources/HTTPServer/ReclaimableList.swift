@@ -81,22 +81,34 @@ struct ReclaimableList<Element> {
     /// connection has served requests since it was listed and waits again). Same handle.
     mutating func moveToTail(_ handle: Handle, since stamped: UInt64) {
         let index = Int(handle)
-        guard index >= 0, index < nodes.count, nodes[index].element != nil else { return }
-        if handle != tail {
+        guard index >= 0, index < nodes.count else { return }
+        let (head, tail) = (self.head, self.tail)
+        // One uniqueness check for the whole relink (it runs once per keep-alive request);
+        // the closure returns the new head when the node was relinked, nil otherwise.
+        let relinked: Handle? = nodes.withUnsafeMutableBufferPointer { nodes in
+            guard nodes[index].element != nil else { return nil }
             let previous = nodes[index].previous
+            guard handle != tail else {
+                nodes[index].since = previous == Self.none ? stamped : max(stamped, nodes[Int(previous)].since)
+                return nil
+            }
             let next = nodes[index].next
-            if previous != Self.none { nodes[Int(previous)].next = next } else { head = next }
+            if previous != Self.none { nodes[Int(previous)].next = next }
             nodes[Int(next)].previous = previous // next exists: this is not the tail
             nodes[Int(tail)].next = handle
             nodes[index].previous = tail
             nodes[index].next = Self.none
             nodes[index].since = max(stamped, nodes[Int(tail)].since)
-            tail = handle
-        } else {
-            let previous = nodes[index].previous
-            nodes[index].since = previous == Self.none ? stamped : max(stamped, nodes[Int(previous)].since)
+            return previous == Self.none ? next : head
+        }
+        if let relinked {
+            self.head = relinked
+            self.tail = handle
         }
     }
+
+    /// The handle of the entry listed the longest, or -1 when empty.
+    var oldestHandle: Handle { head }
 
     /// The entry listed the longest, if any.
     var oldest: (handle: Handle, element: Element, since: UInt64)? {
