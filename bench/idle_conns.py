@@ -11,8 +11,8 @@ With --silent the N connections send nothing at all (connect and hold). With --p
 once the N connections are held (and RSS measured), K new connections are made one after the
 other, each sending one request: when the server's connection limit equals N, every slot is
 held, and the probes show what a newcomer gets at the limit (status, time to the whole
-answer; a probe that gets no answer within --probe-timeout counts as an error). Probes are
-closed as soon as they are answered, so each one finds the server at the limit again. The
+answer; a probe that gets no answer within --probe-timeout counts as an error). Answered
+probes stay open (idle) until the end, so each probe finds every slot held again. The
 liveness check afterwards counts how many held connections the server closed to make room.
 
   idle_conns.py --port 8080 --pid 1234 -n 5000 [--path /v1/rates] [--hold 5] [--probes 20] [--silent]
@@ -76,20 +76,19 @@ async def open_one(host, port, request, conns, errors, statuses):
         errors[key] = errors.get(key, 0) + 1
 
 
-async def probe(host, port, request, timeout):
-    """One newcomer: connect, one request, the whole answer. Returns (status or error, ms)."""
+async def probe(host, port, request, timeout, kept):
+    """One newcomer: connect, one request, the whole answer; the connection is appended to
+    `kept` (closed by the caller at the end). Returns (status or error name, ms)."""
     t0 = time.perf_counter()
     writer = None
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        kept.append(writer)
         writer.write(request)
         status = await asyncio.wait_for(read_response(reader), timeout)
         return str(status), (time.perf_counter() - t0) * 1000
     except Exception as e:  # noqa: BLE001 — reported as the probe's outcome
         return type(e).__name__, (time.perf_counter() - t0) * 1000
-    finally:
-        if writer is not None:
-            writer.close()
 
 
 def percentile(values, p):
@@ -123,9 +122,9 @@ async def main_async(a):
     opened_s = time.time() - t0
     await asyncio.sleep(a.settle)
     after = rss_kib(pids)
-    probe_outcomes, probe_ms = {}, []
+    probe_outcomes, probe_ms, probe_conns = {}, [], []
     for _ in range(a.probes):
-        outcome, ms = await probe(a.host, a.port, request, a.probe_timeout)
+        outcome, ms = await probe(a.host, a.port, request, a.probe_timeout, probe_conns)
         probe_outcomes[outcome] = probe_outcomes.get(outcome, 0) + 1
         probe_ms.append(ms)
     # Still open? A closed connection reads EOF immediately; an open one times out.
@@ -144,6 +143,8 @@ async def main_async(a):
         alive_flags += await asyncio.gather(*(alive(r) for r, _ in conns[i:i + 2000]))
     still_open = sum(1 for x in alive_flags if x)
     for _, w in conns:
+        w.close()
+    for w in probe_conns:
         w.close()
     n_ok = len(conns)
     return {"target": "%s:%d" % (a.host, a.port), "pids": pids, "requested": a.n, "opened": n_ok,
