@@ -3,7 +3,8 @@
 # (run by `make bench` through scripts/bench.sh; also on its own).
 #
 # almanac with server.maxConnections = LIMIT, and nginx with one worker and
-# worker_connections = LIMIT + 1 (its listening socket takes one slot), each hold LIMIT
+# worker_connections = LIMIT + 2 (its listening socket and the worker's channel to the master
+# take one slot each, so LIMIT are left for clients), each hold LIMIT
 # connections opened by bench/idle_conns.py: first idle keep-alives (one `GET /v1/rates`
 # each, answered), then silent ones (connected, no byte sent). Then PROBES new clients, one
 # after the other, each send one request and keep their connection, so every probe finds
@@ -11,7 +12,9 @@
 # time to the whole answer (p50 / max), how many held connections were closed to make room,
 # and the server's own account (almanac: almanac_connections_reclaimed_total and its
 # "reusing connections" warn lines; nginx: its "worker_connections are not enough, reusing
-# connections" lines).
+# connections" lines). nginx (since 1.19.2) reuses in advance: once fewer than 1/16 of its
+# worker_connections are free it closes reusable connections (idle keep-alive, or waiting for
+# a first request), up to 32 at a time — so it already closes some while the LIMIT open.
 #
 #   scripts/bench-limit.sh                    LIMIT=500 PROBES=50
 #   LIMIT=200 PROBES=20 scripts/bench-limit.sh
@@ -32,7 +35,7 @@ export ALMANAC_SERVER_MAX_CONNECTIONS="$LIMIT"
 export ALMANAC_SERVER_IDLE_TIMEOUT_SECONDS=600 ALMANAC_SERVER_HEADER_TIMEOUT_SECONDS=60
 export ALMANAC_RATES_TTL_SECONDS=3600 ALMANAC_RATES_STALE_SECONDS=3600
 export ALMANAC_LOG_LEVEL=warn   # the "reusing connections" line is a warn line
-export NGINX_WORKERS=1 NGINX_WORKER_CONNECTIONS=$((LIMIT + 1)) NGINX_ERROR_LOG_LEVEL=warn
+export NGINX_WORKERS=1 NGINX_WORKER_CONNECTIONS=$((LIMIT + 2)) NGINX_ERROR_LOG_LEVEL=warn
 
 # nginx serves the bytes almanac serves.
 start_almanac
@@ -45,7 +48,7 @@ emit "# almanac evidence: scripts/bench-limit.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$0\` (LIMIT=$LIMIT, PROBES=$PROBES)"
-emit "- almanac: \`server.maxConnections\` = $LIMIT; nginx $(nginx -v 2>&1 | sed 's/^nginx version: //'): 1 worker, \`worker_connections $((LIMIT + 1))\` (one slot is its listening socket), keepalive_timeout 600s"
+emit "- almanac: \`server.maxConnections\` = $LIMIT; nginx $(nginx -v 2>&1 | sed 's/^nginx version: //'): 1 worker, \`worker_connections $((LIMIT + 2))\` (its listening socket and the worker's channel to the master take one slot each), keepalive_timeout 600s; nginx ≥ 1.19.2 starts closing reusable connections *in advance*, once fewer than 1/16 of its slots are free, up to 32 at a time"
 emit "- $LIMIT connections held by \`bench/idle_conns.py\` (idle: one \`GET /v1/rates\` answered on each; silent: no byte sent), then $PROBES probes one after the other, each kept open once answered (so each finds every slot held); a probe that has no whole answer within 2 s counts as its error"
 emit ""
 emit "| server | held | opened (errors while opening) | probes answered 200 | other probe outcomes | probe p50 / max (ms) | held connections closed | server's account |"
