@@ -1,6 +1,18 @@
 import Testing
 @testable import HTTPServer
 
+extension ConnectionStateMachineTests.Harness {
+    /// A connection whose first (keep-alive) response the socket would not take entirely.
+    static func blockedOnItsFirstResponse() -> Self {
+        var h = Self()
+        _ = h.machine.start(now: h.now)
+        _ = h.machine.requestReceived(keepAlive: true, now: h.now)
+        _ = h.machine.responseReady(now: h.now)
+        _ = h.machine.writeBlocked(now: h.now)
+        return h
+    }
+}
+
 /// Which connections may be closed to make room at `maxConnections`, driven with the fake
 /// clock: only those waiting for a request with nothing of one received.
 extension ConnectionStateMachineTests {
@@ -100,11 +112,7 @@ extension ConnectionStateMachineTests {
     }
 
     @Test func responseBlockedOnASlowReaderIsNotReclaimable() {
-        var h = Harness()
-        _ = h.machine.start(now: h.now)
-        _ = h.machine.requestReceived(keepAlive: true, now: h.now)
-        _ = h.machine.responseReady(now: h.now)
-        _ = h.machine.writeBlocked(now: h.now)
+        var h = Harness.blockedOnItsFirstResponse()
         h.advance(10)
         #expect(h.machine.reclaimable == nil)
         #expect(h.machine.reclaimRequested(now: h.now).action == .none)
