@@ -137,6 +137,26 @@ extension EndToEnd {
             await t.stop()
         }
 
+        @Test func aRequestArrivingJustBeforeTheReclaimIsServedNotCut() async throws {
+            let t = try TestServer.start { $0.maxConnections = 3; $0.connectionQueueCount = 1 }
+            let held = try await idleClients(t, 2) // [0] is the longest idle
+            #expect(await waitUntil { t.server.reclaimableConnections == 2 })
+            let spinner = try t.client()
+            try await spinner.request("GET", "/spin/500") // holds the only connection queue
+            #expect(await waitUntil { t.spins.started == 1 })
+            // While the queue is held: the longest-idle client sends a request (its bytes wait
+            // in the socket), then a newcomer arrives, so the reclaim is queued behind them.
+            try await held[0].request("GET", "/echo/just-in-time")
+            let newcomer = try t.client(timeout: 3)
+            try await newcomer.request("GET", "/hello")
+            #expect(try await held[0].readResponse().bodyText == "just-in-time")
+            #expect(try await newcomer.readResponse().status == 200)
+            #expect(await closedCleanly(held[1]), "the next longest idle made room instead")
+            #expect(try await spinner.readResponse().bodyText == "spun")
+            #expect(t.server.reclaimedConnections == ReclaimedConnections(idle: 1, silent: 0))
+            await t.stop()
+        }
+
         @Test func everySlotBusyStillAnswers503AndClosesWithoutCuttingAnyone() async throws {
             let t = try TestServer.start { $0.maxConnections = Self.limit }
             var busy: [TestClient] = []
