@@ -193,8 +193,9 @@ machine_header() {
 
 # ---------------------------------------------------------------- nginx
 # start_nginx BODY_FILE CONTENT_TYPE URL_PATH — serves those exact bytes at URL_PATH
-# (and at /) with worker_processes = $NGINX_WORKERS (default 2). Sets NGINX_PORT,
-# NGINX_PID (master), NGINX.
+# (and at /) with worker_processes = $NGINX_WORKERS (default 2), worker_connections =
+# $NGINX_WORKER_CONNECTIONS (default 16384), error_log level $NGINX_ERROR_LOG_LEVEL (default
+# error; its log is $WORK/nginx/logs/error.log). Sets NGINX_PORT, NGINX_PID (master), NGINX.
 start_nginx() {
   local body="$1" ctype="$2" urlpath="$3" dir="$WORK/nginx"
   need_cmd nginx nginx-light
@@ -208,9 +209,9 @@ start_nginx() {
 worker_processes ${NGINX_WORKERS:-2};
 worker_rlimit_nofile 20000;
 pid $dir/nginx.pid;
-error_log $dir/logs/error.log error;
+error_log $dir/logs/error.log ${NGINX_ERROR_LOG_LEVEL:-error};
 daemon off;
-events { worker_connections 16384; multi_accept on; }
+events { worker_connections ${NGINX_WORKER_CONNECTIONS:-16384}; multi_accept on; }
 http {
   access_log ${NGINX_ACCESS_LOG:-off};
   client_body_temp_path $dir/tmp/body;

@@ -5,15 +5,18 @@
 # real HTTPServer + Router (Sources/bench-server), nginx from a file. wrk runs alternate
 # between the two (RUNS each, per concurrency) and the medians are reported. Then N idle
 # keep-alive connections (one request each) are opened to each server and the RSS growth
-# per connection is reported. Every process started here is stopped by its PID.
+# per connection is reported; almanac's limit is IDLE connections, so they hold every slot,
+# and PROBES new clients (one request each, kept open) show newcomers are still served.
+# Every process started here is stopped by its PID.
 #
-# Env: DURATION (10s), RUNS (3), IDLE (5000), NGINX_WORKERS (2), ALMANAC_PORT, NGINX_PORT.
+# Env: DURATION (10s), RUNS (3), IDLE (5000), PROBES (20), NGINX_WORKERS (2), ALMANAC_PORT, NGINX_PORT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-10s}
 RUNS=${RUNS:-3}
 IDLE=${IDLE:-5000}
+PROBES=${PROBES:-20}
 NGINX_WORKERS=${NGINX_WORKERS:-2}
 # Free loopback ports chosen by the kernel (fixed ones collide with whatever else runs here).
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
@@ -61,7 +64,7 @@ http {
 }
 CONF
 
-"$BIN" "$ALMANAC_PORT" > "$TMP/logs/almanac.log" 2>&1 &
+BENCH_MAX_CONNECTIONS=$IDLE "$BIN" "$ALMANAC_PORT" > "$TMP/logs/almanac.log" 2>&1 &
 ALMANAC_PID=$!
 PIDS+=("$ALMANAC_PID")
 nginx -p "$TMP" -c "$TMP/nginx.conf" &
@@ -113,12 +116,12 @@ rss_kib() {
     echo "$total"
 }
 
-declare -A IDLE_BYTES
+declare -A IDLE_BYTES PROBED
 for name in almanac nginx; do
     port=$ALMANAC_PORT; pid=$ALMANAC_PID
     [ "$name" = nginx ] && { port=$NGINX_PORT; pid=$NGINX_PID; }
     before=$(rss_kib "$pid")
-    python3 scripts/idle-connections.py "$port" "$IDLE" > "$TMP/idle-$name.out" 2>&1 &
+    python3 scripts/idle-connections.py "$port" "$IDLE" "$PROBES" "$TMP/probe-$name" > "$TMP/idle-$name.out" 2>&1 &
     client=$!
     PIDS+=("$client")
     for _ in $(seq 1 600); do
@@ -130,6 +133,12 @@ for name in almanac nginx; do
     after=$(rss_kib "$pid")
     IDLE_BYTES[$name]=$(( (after - before) * 1024 / IDLE ))
     echo "$name idle: RSS $before KiB -> $after KiB for $IDLE connections" >&2
+    touch "$TMP/probe-$name"
+    for _ in $(seq 1 200); do
+        grep -q '^probes' "$TMP/idle-$name.out" && break
+        sleep 0.1
+    done
+    PROBED[$name]=$(awk '/^probes/ { printf "%d / %d answered 200 (p50 %s ms, max %s ms)", $2, $3, $4, $5 }' "$TMP/idle-$name.out")
     kill "$client"
     wait "$client" 2>/dev/null || true
 done
@@ -150,5 +159,6 @@ for c in 50 256; do
     echo "| p99 latency, -c$c (µs) | $qa | $qn | $(ratio "$qa" "$qn") |"
 done
 echo "| RSS per idle keep-alive connection ($IDLE open) | ${IDLE_BYTES[almanac]} B | ${IDLE_BYTES[nginx]} B | $(ratio "${IDLE_BYTES[almanac]}" "${IDLE_BYTES[nginx]}") |"
+echo "| new clients while the $IDLE idle ones are held (almanac: every slot, maxConnections $IDLE; nginx: below its limit) | ${PROBED[almanac]:-none} | ${PROBED[nginx]:-none} | |"
 echo
 echo "wrk -t1 -c{50,256} -d$DURATION --latency, $RUNS alternating runs each; $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%Y-%m-%d)"

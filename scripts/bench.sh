@@ -21,9 +21,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
 
 QUICK="${BENCH_QUICK:-0}"
 if [ "$QUICK" = 1 ]; then
-  DUR=2s; RUNS=1; IDLE_NS="300 600"; BURST_N=100; SEQ_N=10; CONCS="50 256"
+  DUR=2s; RUNS=1; IDLE_NS="300 600"; BURST_N=100; SEQ_N=10; CONCS="50 256"; IDLE_PROBES=5
 else
-  DUR="${BENCH_DURATION:-10s}"; RUNS="${BENCH_RUNS:-3}"; IDLE_NS="5000 15000"; BURST_N=1000; SEQ_N=100; CONCS="50 256"
+  DUR="${BENCH_DURATION:-10s}"; RUNS="${BENCH_RUNS:-3}"; IDLE_NS="5000 15000"; BURST_N=1000; SEQ_N=100; CONCS="50 256"; IDLE_PROBES=20
 fi
 CMDLINE="$0 $*  (BENCH_QUICK=$QUICK, BENCH_ACCESS_LOG=${BENCH_ACCESS_LOG:-0})"
 need_cmd wrk wrk
@@ -174,14 +174,14 @@ emit ""
 stop_pid "$APP_PID" 10; stop_pid "$NGINX_PID" 5
 emit "## Memory per idle keep-alive connection"
 emit ""
-emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers)."
+emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers). almanac runs with \`server.maxConnections\` = N, so the N idle connections hold every slot; then $IDLE_PROBES probes (new connections, one request each, kept open) show that newcomers are still served, each by closing the longest-idle connection (\"still open\" counts the held ones left). nginx is not at its limit here (worker_connections 16384 per worker); \`scripts/bench-limit.sh\` below compares both at the same limit."
 emit ""
-emit "| server | connections | opened | still open after hold | RSS before KiB | RSS after KiB | bytes per connection (target ≤ 2048) | errors |"
-emit "| --- | --- | --- | --- | --- | --- | --- | --- |"
+emit "| server | connections | opened | still open after hold | RSS before KiB | RSS after KiB | bytes per connection (target ≤ 2048) | probes answered 200 (p50 / max ms) | errors |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for n in $IDLE_NS; do
   for server in almanac nginx; do
     if [ $server = almanac ]; then
-      start_almanac; curl -s -o /dev/null "$APP/v1/rates"
+      ALMANAC_SERVER_MAX_CONNECTIONS="$n" start_almanac; curl -s -o /dev/null "$APP/v1/rates"
       port=$APP_PORT; pids="--pid $APP_PID"
     else
       start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
@@ -189,10 +189,10 @@ for n in $IDLE_NS; do
     fi
     log "idle connections: $n on $server"
     # shellcheck disable=SC2086
-    res="$("$PYTHON" "$ROOT/bench/idle_conns.py" --port "$port" $pids -n "$n" \
+    res="$("$PYTHON" "$ROOT/bench/idle_conns.py" --port "$port" $pids -n "$n" --probes "$IDLE_PROBES" \
            --settle "$([ "$QUICK" = 1 ] && echo 1 || echo 3)" --hold "$([ "$QUICK" = 1 ] && echo 1 || echo 5)" 2>&1 | tail -1)"
     echo "$res" >>"$WORK/idle.jsonl"
-    emit "$(echo "$res" | J '"| %s | %d | %d | %d | %d | %d | %s %s | %s |" % ("'$server'", d["requested"], d["opened"], d["still_open_after_hold"], d["rss_before_kib"], d["rss_after_kib"], d["bytes_per_conn"], ("✅" if d["bytes_per_conn"] is not None and d["bytes_per_conn"] <= 2048 else "❌"), (d["errors"] or "none"))' 2>/dev/null || echo "| $server | $n | failed: $res |")"
+    emit "$(echo "$res" | J '"| %s | %d | %d | %d | %d | %d | %s %s | %d / %d %s (%s / %s) | %s |" % ("'$server'", d["requested"], d["opened"], d["still_open_after_hold"], d["rss_before_kib"], d["rss_after_kib"], d["bytes_per_conn"], ("✅" if d["bytes_per_conn"] is not None and d["bytes_per_conn"] <= 2048 else "❌"), d["probes_ok"], d["probes"], ("✅" if d["probes_ok"] == d["probes"] else "❌"), d["probe_p50_ms"], d["probe_max_ms"], (d["errors"] or "none"))' 2>/dev/null || echo "| $server | $n | failed: $res |")"
     if [ $server = almanac ]; then
       kill -0 "$APP_PID" 2>/dev/null || emit "| almanac | $n | **process died** | | | | | |"
       stop_pid "$APP_PID" 10
@@ -227,6 +227,13 @@ log "running scripts/storm.sh"
 emit "## Quota storm (scripts/storm.sh)"
 emit ""
 (cd "$ROOT" && BENCH_SKIP_BUILD=1 timeout 300 bash scripts/storm.sh 2>/dev/null | sed -n '/^| figure/,$p') >>"$REPORT" || emit "(exit status $?)"
+
+# ---------------------------------------------------------------- at the connection limit
+emit "## At the connection limit (scripts/bench-limit.sh)"
+emit ""
+if [ "$QUICK" = 1 ]; then lenv=(LIMIT=100 PROBES=10); else lenv=(); fi
+(cd "$ROOT" && env BENCH_SKIP_BUILD=1 "${lenv[@]}" timeout 600 bash scripts/bench-limit.sh 2>/dev/null | sed -n '/^- command/,$p') >>"$REPORT" ||
+  emit "(scripts/bench-limit.sh: exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- component benches

@@ -38,6 +38,7 @@ public final class AlmanacApp: Sendable {
         let metrics = AlmanacMetrics.makeRegistry(.init(
             http: httpMetrics,
             openConnections: { lifecycle.server?.openConnections ?? 0 },
+            reclaimedConnections: { lifecycle.server?.reclaimedConnections ?? ReclaimedConnections() },
             cacheStats: { cache.stats() },
             upstream: { plugins.upstreamMetrics(httpClient) },
             steward: steward))
@@ -78,7 +79,10 @@ public final class AlmanacApp: Sendable {
                                     router: router, metrics: httpMetrics,
                                     cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins)),
                                 accessLog: { logger.access($0) },
-                                accessLogFlush: { logger.requestAccessLogFlush() })
+                                accessLogFlush: { logger.requestAccessLogFlush() },
+                                // The server's own operational lines (accept failures, "reusing
+                                // connections" at maxConnections) as warn lines of the service log.
+                                errorLog: { logger.warn($0) })
         let port = try server.start()
         lifecycle.server = server
         logger.info("listening", [

@@ -1,5 +1,6 @@
 import Cache
 import Upstream
+import HTTPServer
 
 /// The standard set of families `/metrics` serves (API.md §3), assembled from closures so
 /// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.
@@ -9,6 +10,8 @@ public enum AlmanacMetrics {
         public var http: HTTPMetrics
         /// `HTTPServer.openConnections`.
         public var openConnections: @Sendable () -> Int
+        /// `HTTPServer.reclaimedConnections`.
+        public var reclaimedConnections: @Sendable () -> ReclaimedConnections
         /// `CacheStore.stats()`.
         public var cacheStats: @Sendable () -> [String: CacheStats]
         /// The HTTP client's counters, mapped to Almanac's shape.
@@ -18,11 +21,13 @@ public enum AlmanacMetrics {
 
         public init(http: HTTPMetrics,
                     openConnections: @escaping @Sendable () -> Int = { 0 },
+                    reclaimedConnections: @escaping @Sendable () -> ReclaimedConnections = { ReclaimedConnections() },
                     cacheStats: @escaping @Sendable () -> [String: CacheStats] = { [:] },
                     upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty },
                     steward: Steward? = nil) {
             self.http = http
             self.openConnections = openConnections
+            self.reclaimedConnections = reclaimedConnections
             self.cacheStats = cacheStats
             self.upstream = upstream
             self.steward = steward
@@ -36,6 +41,14 @@ public enum AlmanacMetrics {
         registry.register {
             [.single("almanac_http_open_connections", help: "HTTP connections currently open.", kind: .gauge,
                      value: Double(sources.openConnections()))]
+        }
+        registry.register {
+            let reclaimed = sources.reclaimedConnections()
+            return [MetricFamily(name: "almanac_connections_reclaimed_total",
+                                 help: "Connections closed to make room for new ones at server.maxConnections, by the state they were in: idle between keep-alive requests, or silent (no request begun).",
+                                 kind: .counter,
+                                 samples: [.init(labels: [("state", "idle")], value: .number(Double(reclaimed.idle))),
+                                           .init(labels: [("state", "silent")], value: .number(Double(reclaimed.silent)))])]
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
         registry.register { sources.upstream().families() }

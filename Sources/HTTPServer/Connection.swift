@@ -19,8 +19,10 @@ final class Connection: @unchecked Sendable {
     let owner: ConnectionQueue
     private let core: ServerCore
     private let remoteAddress: String
-    /// True for a connection accepted past `maxConnections`: it only gets the 503.
-    let isRejected: Bool
+    /// True for a connection accepted past `maxConnections` with nothing to reclaim: it only
+    /// gets the 503. Decided before `start()` (by the accept queue, or by the queue that
+    /// tried to make room for it) and never changed afterwards.
+    var isRejected: Bool
 
     private var machine: ConnectionStateMachine
     private var parser: RequestParser
@@ -29,6 +31,12 @@ final class Connection: @unchecked Sendable {
     /// What the poller watches `fd` for.
     private var interest = SocketInterest.reading
     private var closed = false
+    /// Where this connection sits in its queue's reclaimable list, or -1 while unlisted.
+    /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
+    /// while busy — the reclaim path drops busy entries (see `ReclaimableConnections`).
+    private var reclaimHandle: ReclaimableConnections.Handle = -1
+    /// `machine.requestCount` when last listed or moved: the entry is current while it matches.
+    private var listedAfterRequests = 0
 
     // Output that the kernel has not taken yet. The head remainder is a private copy (the
     // head itself is serialized into the queue's shared buffer); the body is the response's
@@ -94,6 +102,7 @@ final class Connection: @unchecked Sendable {
         } else if core.isDraining {
             execute(machine.shutdownRequested(now: now))
         }
+        noteWaiting()
     }
 
     func shutdownRequested() {
@@ -104,9 +113,72 @@ final class Connection: @unchecked Sendable {
         execute(machine.forceClose())
     }
 
+    var isClosed: Bool { closed }
+
+    /// What `reclaim()` did with this (listed) connection.
+    enum ReclaimResult {
+        case reclaimed(ConnectionStateMachine.Reclaimable)
+        /// The peer had already closed (EOF or reset found by the last read): closed now.
+        case closedByPeer
+        /// Busy (a request partly received, in flight, or its response being written): unlisted,
+        /// left alone; it is listed again when it next waits for a request.
+        case busy
+        /// Waiting again, but it served a request just now (found by the last read): it is the
+        /// newest entry now, left alone.
+        case requeued
+    }
+
+    /// Called by the owner queue on the oldest entry of its reclaimable list, to make room for
+    /// a newcomer. Closes this connection if the state machine says it is reclaimable and its
+    /// entry is current. Bytes already waiting in the socket mean the client is not idle: they
+    /// are read first (one `read`; EAGAIN for a really idle connection), so a request that
+    /// arrived just now is served rather than cut, and a connection whose peer already left
+    /// frees its slot without counting as reclaimed.
+    func reclaim() -> ReclaimResult {
+        let served = machine.requestCount
+        if !closed, machine.reclaimable != nil, interest.read { readable() }
+        if closed { return .closedByPeer }
+        guard let state = machine.reclaimable else {
+            unlist()
+            return .busy
+        }
+        guard machine.requestCount == served, served == listedAfterRequests else {
+            noteWaiting() // it served a request just now (the read above) and waits again
+            return .requeued
+        }
+        execute(machine.reclaimRequested(now: Self.now()))
+        return .reclaimed(state)
+    }
+
+    /// Keeps this connection's entry in its queue's reclaimable list current when it waits for
+    /// a request: called where waiting can begin (start, and whenever the parser reports
+    /// nothing buffered). Lists it the first time, moves it to the tail after each request
+    /// it served, and does nothing while the entry is current.
+    @inline(__always)
+    private func noteWaiting() {
+        guard reclaimHandle < 0 || machine.requestCount != listedAfterRequests,
+              !closed, machine.reclaimable != nil else { return }
+        listedAfterRequests = machine.requestCount
+        if reclaimHandle < 0 {
+            reclaimHandle = owner.reclaimables.list(self, since: machine.waitingSince)
+        } else {
+            owner.reclaimables.waitsAgain(reclaimHandle, since: machine.waitingSince)
+        }
+    }
+
+    private func unlist() {
+        guard reclaimHandle >= 0 else { return }
+        owner.reclaimables.unlist(reclaimHandle)
+        reclaimHandle = -1
+    }
+
+    /// True when the state machine would let this connection be reclaimed now (tests).
+    var isReclaimable: Bool { !closed && machine.reclaimable != nil }
+
     private func closeNow() {
         guard !closed else { return }
         closed = true
+        unlist() // before the descriptor goes, and long before the registry lets go of us
         timer?.cancel()
         timer = nil
         owner.poller.unregister(fd: fd) { [self] in
@@ -187,6 +259,7 @@ final class Connection: @unchecked Sendable {
                 if !machine.inputClosed { resumeReading() }
                 releaseIdleParserMemory()
                 execute(machine.needMore(phase: Self.readPhase(parser.phase), now: Self.now()))
+                noteWaiting()
                 return
             case .expectContinue:
                 execute(machine.expectContinue(now: Self.now()))

@@ -16,6 +16,8 @@ final class ConnectionQueue: @unchecked Sendable {
     private(set) var headScratch: UnsafeMutableRawBufferPointer
     /// Readiness of this queue's sockets.
     let poller: SocketPoller
+    /// This queue's connections that may be closed to make room at `maxConnections`.
+    let reclaimables = ReclaimableConnections()
     /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
     private var logFlushScheduled = false
 

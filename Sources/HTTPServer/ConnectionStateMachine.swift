@@ -22,6 +22,12 @@
 /// - lingering after the final response: `lingerTimeout`, then close.
 /// While the responder works there is no deadline: handlers bound their own upstream work,
 /// and shutdown's grace period bounds everything.
+///
+/// Reclaiming (at `maxConnections`, see `ConnectionReclaimer`): a connection that waits for a
+/// request with nothing of one received — idle between keep-alive requests, or silent since
+/// it was accepted — is `reclaimable`, and `reclaimRequested` closes it the way its idle or
+/// header deadline would. Anything else (a request partly received, in the responder's
+/// hands, its response being written, a final response lingering) is never reclaimable.
 struct ConnectionStateMachine: Sendable {
     /// Monotonic time in nanoseconds (e.g. `DispatchTime.now().uptimeNanoseconds`).
     typealias Nanos = UInt64
@@ -89,6 +95,15 @@ struct ConnectionStateMachine: Sendable {
         case idle, head, body
     }
 
+    /// Why a connection may be closed to make room for a newcomer at the connection limit.
+    enum Reclaimable: Sendable, Equatable {
+        /// Between keep-alive requests: every request answered and flushed, no byte of the next.
+        case idle
+        /// Accepted, and no request begun since (at most the empty lines RFC 9112 §2.2 lets a
+        /// server ignore).
+        case silent
+    }
+
     enum Activity: Sendable, Equatable {
         /// Reading requests (or waiting for the next one).
         case reading
@@ -116,6 +131,10 @@ struct ConnectionStateMachine: Sendable {
     private var lastWriteProgress: Nanos = 0
     private var lingerDeadline: Nanos = 0
     private var currentKeepAlive = true
+    /// The parser's last word was "nothing buffered, waiting for a request" (true from
+    /// accept until the first byte): cleared by a partial or complete request and by a
+    /// response being queued, set again only when the parser reports `needMore(.idle)`.
+    private var awaitingRequest = true
 
     /// A connection accepted at `now`: its first request must start within `headerTimeout`.
     init(timeouts: Timeouts, now: Nanos) {
@@ -132,6 +151,19 @@ struct ConnectionStateMachine: Sendable {
     var canPullInput: Bool {
         activity == .reading && !outputPending && !closeWhenFlushed
     }
+
+    /// Whether the connection could be closed now without cutting anything: nil unless it
+    /// waits for a request with nothing of one received, no output pending, no close decided
+    /// (final response, shutdown, peer's EOF).
+    var reclaimable: Reclaimable? {
+        guard awaitingRequest, activity == .reading, phase == .idle, !outputPending, !closeWhenFlushed,
+              !draining, !inputClosed else { return nil }
+        return requestCount == 0 ? .silent : .idle
+    }
+
+    /// Since when the connection has waited for a request (its last response was flushed,
+    /// or it was accepted): meaningful while `reclaimable` is non-nil.
+    var waitingSince: Nanos { phaseSince }
 
     /// The instant the current deadline expires, or nil while the responder works.
     var deadline: Nanos? {
@@ -161,6 +193,7 @@ struct ConnectionStateMachine: Sendable {
             phase = newPhase
             phaseSince = now
         }
+        awaitingRequest = newPhase == .idle
         if inputClosed {
             // Nothing more will arrive: a partial request can never complete.
             return close()
@@ -175,6 +208,7 @@ struct ConnectionStateMachine: Sendable {
     mutating func requestReceived(keepAlive: Bool, now: Nanos) -> Step {
         guard activity == .reading, canPullInput else { return step(.none) }
         activity = .responding
+        awaitingRequest = false
         currentKeepAlive = keepAlive
         requestCount += 1
         phase = .idle
@@ -185,6 +219,7 @@ struct ConnectionStateMachine: Sendable {
     /// The request's head asked for `100-continue` and the body is still to come.
     mutating func expectContinue(now: Nanos) -> Step {
         guard activity == .reading, !closeWhenFlushed else { return step(.none) }
+        awaitingRequest = false
         if phase != .body {
             phase = .body
             phaseSince = now
@@ -222,6 +257,7 @@ struct ConnectionStateMachine: Sendable {
     mutating func responseReady(now: Nanos) -> Step {
         guard activity == .responding else { return step(.none) }
         activity = .reading
+        awaitingRequest = false // the response is being written
         let close = !currentKeepAlive || draining
         closeWhenFlushed = close
         return step(.writeResponse(close: close))
@@ -301,6 +337,14 @@ struct ConnectionStateMachine: Sendable {
             return close()
         }
         return step(.none)
+    }
+
+    /// The server is at its connection limit and picked this connection to make room: it
+    /// closes, silently, exactly as its idle (or fresh-connection header) deadline would have
+    /// closed it — but only while it is `reclaimable`; otherwise nothing happens.
+    mutating func reclaimRequested(now: Nanos) -> Step {
+        guard reclaimable != nil else { return step(.none) }
+        return close()
     }
 
     /// Shutdown's grace period is over, or the server must drop this connection.

@@ -79,8 +79,22 @@ public final class HTTPServer: Sendable {
     /// Every TCP connection accepted since start, refused ones included.
     public var totalAcceptedConnections: Int { core.acceptedCount.load(ordering: .relaxed) }
 
-    /// Connections refused with 503 because `maxConnections` were open.
+    /// Connections refused with 503 because `maxConnections` were open and none could be
+    /// reclaimed.
     public var rejectedConnections: Int { core.rejectedCount.load(ordering: .relaxed) }
+
+    /// Connections that could be reclaimed right now (tests wait for a server to have seen
+    /// their clients' bytes). Visits every connection queue synchronously: tests only.
+    var reclaimableConnections: Int {
+        core.queues.reduce(0) { total, owner in total + owner.queue.sync { owner.reclaimables.countReclaimableNow() } }
+    }
+
+    /// Connections closed to make room for new ones at `maxConnections`, by the state they
+    /// were in (for `/metrics`).
+    public var reclaimedConnections: ReclaimedConnections {
+        ReclaimedConnections(idle: core.reclaimedIdleCount.load(ordering: .relaxed),
+                             silent: core.reclaimedSilentCount.load(ordering: .relaxed))
+    }
 
     /// Graceful shutdown: stops accepting (the listening socket is closed, so new connections
     /// are refused), marks the server draining, closes idle connections at once, lets

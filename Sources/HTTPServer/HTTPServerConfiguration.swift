@@ -4,7 +4,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "0.0.0.0"
     /// 0 asks the kernel for an ephemeral port (tests); `HTTPServer.start()` returns the real one.
     public var port: Int = 8080
-    /// Past this many open connections, a new one gets a 503 problem and is closed.
+    /// At this many open connections, a new one is served by closing the connection that has
+    /// waited longest for a request (idle keep-alive, or silent since accept); only when none
+    /// is waiting does it get a 503 problem and is closed.
     public var maxConnections: Int = 4096
     /// From a request's first byte until its head is complete (408 after it). Also how long
     /// a freshly accepted connection may stay silent before it is closed without a response.

@@ -26,6 +26,11 @@ final class ServerCore: Sendable {
     /// `maxConnections` cannot pile up descriptors.
     let rejectingCount = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    /// Connections closed to make room at `maxConnections`, by the state they were in.
+    let reclaimedIdleCount = Atomic<Int>(0)
+    let reclaimedSilentCount = Atomic<Int>(0)
+    /// The "reusing connections" warning, at most once per 10 s.
+    let reclaimWarning = Mutex(ReclaimWarningThrottle(interval: 10_000_000_000))
 
     private struct Registry {
         var connections: [Int: Connection] = [:]
@@ -56,11 +61,22 @@ final class ServerCore: Sendable {
 
     var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    /// Runs on `acceptQueue` for every accepted socket.
+    /// Runs on `acceptQueue` for every accepted socket. Below the limit the connection is
+    /// admitted on the next queue in turn. At the limit, a queue with a reclaimable connection
+    /// is reserved and the newcomer is admitted *there*, started only once that queue has
+    /// closed its oldest reclaimable connection (`makeRoom`); this thread never waits for it.
+    /// With nothing reclaimable anywhere, the newcomer gets the 503.
     func accepted(fd: Int32, remoteAddress: String) {
         let sequence = acceptedCount.add(1, ordering: .relaxed).newValue
         var rejected = false
-        if openCount.load(ordering: .relaxed) >= configuration.maxConnections {
+        var owner = queues[sequence % queues.count]
+        var reclaimQueue: ConnectionQueue?
+        if openCount.load(ordering: .relaxed) >= configuration.maxConnections, let queue = reserveReclaim() {
+            // Admitted ahead of the reclaim: the count is one over until the victim's close.
+            openCount.add(1, ordering: .relaxed)
+            owner = queue
+            reclaimQueue = queue
+        } else if openCount.load(ordering: .relaxed) >= configuration.maxConnections {
             rejectedCount.add(1, ordering: .relaxed)
             // A refused client still deserves an answer, but not at any price.
             guard rejectingCount.load(ordering: .relaxed) < ServerCore.maxRejecting else {
@@ -72,7 +88,6 @@ final class ServerCore: Sendable {
         } else {
             openCount.add(1, ordering: .relaxed)
         }
-        let owner = queues[sequence % queues.count]
         let connection = registry.withLock { registry in
             registry.nextID += 1
             let connection = Connection(id: registry.nextID, fd: fd, owner: owner, core: self,
@@ -81,7 +96,11 @@ final class ServerCore: Sendable {
             registry.connections[registry.nextID] = connection
             return connection
         }
-        owner.queue.async { connection.start() }
+        if let reclaimQueue {
+            owner.queue.async { self.makeRoom(for: connection, on: reclaimQueue, attempt: 1) }
+        } else {
+            owner.queue.async { connection.start() }
+        }
     }
 
     static let maxRejecting = 256

@@ -1,5 +1,6 @@
 // Serves a fixed ~700-byte JSON body through the real HTTPServer, for `scripts/bench-server.sh`.
 // Usage: bench-server [port] (or BENCH_PORT); binds 127.0.0.1; SIGTERM/SIGINT stop it.
+// BENCH_MAX_CONNECTIONS sets server.maxConnections (20,000), BENCH_QUEUES the queue count.
 import HTTPServer
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ router.get("/rates") { _, _ in .ready(.json(body)) }
 var configuration = HTTPServerConfiguration()
 configuration.host = "127.0.0.1"
 configuration.port = port ?? 8081
-configuration.maxConnections = 20_000
+configuration.maxConnections = getenv("BENCH_MAX_CONNECTIONS").flatMap { Int(String(cString: $0)) } ?? 20_000
 configuration.serverName = "almanac-bench"
 if let queues = getenv("BENCH_QUEUES").flatMap({ Int(String(cString: $0)) }) { configuration.connectionQueueCount = queues }
 let server = HTTPServer(configuration: configuration, responder: { [router] request in router.respond(to: request) })

@@ -108,6 +108,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
             requests: [.init(provider: "coinbase", outcome: "ok", count: 5), .init(provider: "weird\"\\\nname", outcome: "timeout", count: 1)],
             durations: ["coinbase": latency.snapshot()])
         let registry = AlmanacMetrics.makeRegistry(.init(http: http, openConnections: { 7 },
+                                                         reclaimedConnections: { ReclaimedConnections(idle: 12, silent: 3) },
                                                          cacheStats: { [rates] in ["rates": rates, "books": CacheStats()] },
                                                          upstream: { upstream }))
         return (registry, http)
@@ -128,6 +129,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         }
 
         for family in ["almanac_http_requests_total", "almanac_http_request_duration_seconds", "almanac_http_open_connections",
+                       "almanac_connections_reclaimed_total",
                        "almanac_cache_hits_total", "almanac_cache_misses_total", "almanac_cache_stale_total",
                        "almanac_cache_evictions_total", "almanac_cache_entries", "almanac_cache_bytes",
                        "almanac_upstream_requests_total", "almanac_upstream_request_duration_seconds", "almanac_build_info",
@@ -153,6 +155,9 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         #expect(text.contains(#"almanac_http_requests_total{route="/v1/rates/{code}",method="OTHER",status="404"} 1"#))
         #expect(text.contains(#"almanac_http_requests_total{route="unmatched",method="GET",status="404"} 1"#))
         #expect(text.contains("almanac_http_open_connections 7\n"))
+        #expect(text.contains("# TYPE almanac_connections_reclaimed_total counter\n"))
+        #expect(text.contains(#"almanac_connections_reclaimed_total{state="idle"} 12"# + "\n"))
+        #expect(text.contains(#"almanac_connections_reclaimed_total{state="silent"} 3"# + "\n"))
         #expect(text.contains(#"almanac_cache_hits_total{namespace="rates"} 10"#))
         #expect(text.contains(#"almanac_cache_bytes{namespace="rates"} 1200"#))
         #expect(text.contains(#"almanac_upstream_requests_total{provider="weird\"\\\nname",outcome="timeout"} 1"#))

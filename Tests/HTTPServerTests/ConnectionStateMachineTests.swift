@@ -145,11 +145,7 @@ import Testing
     }
 
     @Test func stalledWriteClosesWithoutAResponse() {
-        var h = Harness()
-        _ = h.machine.start(now: h.now)
-        _ = h.machine.requestReceived(keepAlive: true, now: h.now)
-        _ = h.machine.responseReady(now: h.now)
-        _ = h.machine.writeBlocked(now: h.now)
+        var h = Harness.blockedOnItsFirstResponse()
         #expect(h.machine.deadline == h.at(20))
         h.advance(15)
         // The fresh-connection deadline (t=10) fires late, finds the write deadline ahead.

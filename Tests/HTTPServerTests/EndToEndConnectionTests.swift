@@ -60,14 +60,15 @@ extension EndToEnd {
             await t.stop()
         }
 
-        @Test func connectionsPastTheLimitGet503() async throws {
+        @Test func connectionsPastTheLimitGet503WhenNoneIsReclaimable() async throws {
             let t = try TestServer.start { $0.maxConnections = 2 }
             let a = try t.client()
             let b = try t.client()
-            for c in [a, b] {
-                try await c.request("GET", "/hello")
-                #expect(try await c.readResponse().status == 200)
-            }
+            try await a.request("GET", "/hello")
+            #expect(try await a.readResponse().status == 200)
+            try await a.request("GET", "/gate") // in flight
+            try await b.send("GET /echo/b HTTP/1.1\r\nHo") // partly received
+            #expect(await waitUntil { t.gate.arrived == 1 && t.server.reclaimableConnections == 0 })
             let third = try t.client()
             let r = try await third.readResponse()
             #expect(r.status == 503)
@@ -76,6 +77,10 @@ extension EndToEnd {
             #expect(r.header("Retry-After") == "1")
             #expect(await third.isClosedByPeer())
             // The first two still work.
+            t.gate.open()
+            #expect(try await a.readResponse().bodyText == "through the gate")
+            try await b.send("st: a\r\n\r\n")
+            #expect(try await b.readResponse().bodyText == "b")
             try await a.request("GET", "/echo/a")
             #expect(try await a.readResponse().bodyText == "a")
             #expect(t.server.openConnections == 2)

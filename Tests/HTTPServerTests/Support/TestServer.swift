@@ -1,6 +1,11 @@
 import TestSupport
 import HTTPServer
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 
 /// Collects access-log entries.
@@ -10,17 +15,40 @@ final class AccessLogRecorder: Sendable {
     func record(_ entry: AccessLogEntry) { entries.withLock { $0.append(entry) } }
 }
 
+/// Collects the server's operational messages (`errorLog`).
+final class MessageRecorder: Sendable {
+    private let messages = Mutex<[String]>([])
+    var all: [String] { messages.withLock { $0 } }
+    func record(_ message: String) { messages.withLock { $0.append(message) } }
+}
+
+/// Counts the `/spin` requests whose handler has started.
+final class SpinCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    var started: Int { count.load(ordering: .acquiring) }
+    func start() { count.add(1, ordering: .releasing) }
+}
+
 /// A real server on an ephemeral 127.0.0.1 port, answering through the shared `Router`.
 struct TestServer {
     let server: HTTPServer
     let port: Int
     let gate: Gate
     let log: AccessLogRecorder
+    let errors: MessageRecorder
+    let spins: SpinCounter
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
 
-    static func router(gate: Gate) -> Router {
+    static func router(gate: Gate, spins: SpinCounter = SpinCounter()) -> Router {
         var router = Router()
+        // Holds its connection queue for `ms` (a handler that blocks): whatever else arrives
+        // for that queue meanwhile waits, in order, behind it.
+        router.get("/spin/{ms}") { _, params in
+            spins.start()
+            usleep(UInt32(params["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
+            return .ready(HTTPResponse(body: Array("spun".utf8)))
+        }
         router.get("/hello") { _, _ in .ready(.json(Array(#"{"hello":"world"}"#.utf8))) }
         router.get("/echo/{n}") { _, params in .ready(.json(Array("\(params["n"] ?? "")".utf8))) }
         router.get("/request-id") { request, _ in .ready(HTTPResponse(body: Array(request.requestID.utf8))) }
@@ -61,12 +89,15 @@ struct TestServer {
         configure(&configuration)
         let gate = Gate()
         let log = AccessLogRecorder()
-        let router = router(gate: gate)
+        let errors = MessageRecorder()
+        let spins = SpinCounter()
+        let router = router(gate: gate, spins: spins)
         let server = HTTPServer(configuration: configuration,
                                 responder: { router.respond(to: $0) },
-                                accessLog: { log.record($0) })
+                                accessLog: { log.record($0) },
+                                errorLog: { errors.record($0) })
         let port = try server.start()
-        return TestServer(server: server, port: port, gate: gate, log: log)
+        return TestServer(server: server, port: port, gate: gate, log: log, errors: errors, spins: spins)
     }
 
     func client(timeout: Double = 10) throws -> TestClient {
