@@ -24,6 +24,8 @@ let package = Package(
         // deadlines); never linked into the product.
         .target(name: "TestSupport"),
         .target(name: "Cache"),
+        // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's SocketPoller.
+        .target(name: "Redis", dependencies: ["HTTPServer"]),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"]),
@@ -37,6 +39,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
