@@ -21,12 +21,12 @@ public final class RedisServerProcess: @unchecked Sendable {
     public let executable: String
     private let extraArguments: [String]
     private let lock = NSLock()
-    private var server: Process?
-    private var watchdog: Process?
+    private var serverPID: pid_t = 0
+    private var watchdogPID: pid_t = 0
 
     /// The `redis-server` on PATH (Debian puts it in /usr/bin), or nil.
     public static var executablePath: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/sbin").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
             let path = "\(directory)/redis-server"
             if access(path, X_OK) == 0 { return path }
         }
@@ -48,7 +48,7 @@ public final class RedisServerProcess: @unchecked Sendable {
                 return server
             } catch {
                 lastError = error // another process took the port between probe and bind: try another
-                server.stop()
+                await server.stop()
             }
         }
         throw lastError
@@ -60,52 +60,50 @@ public final class RedisServerProcess: @unchecked Sendable {
         self.extraArguments = extraArguments
     }
 
-    deinit { stop() }
+    deinit {
+        // Not stopped by the test (it threw): SIGKILL, nothing to wait for.
+        let (server, watchdog) = lock.withLock { (serverPID, watchdogPID) }
+        for pid in [watchdog, server] where pid > 0 {
+            _ = Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+    }
 
     /// The running server's PID (0 when stopped).
-    public var pid: Int32 {
-        lock.withLock { server?.isRunning == true ? server?.processIdentifier ?? 0 : 0 }
-    }
+    public var pid: Int32 { lock.withLock { serverPID } }
 
     public var url: String { "redis://127.0.0.1:\(port)" }
 
     /// Starts the server (again, on the same port) and waits until it accepts connections.
     public func launch() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--daemonize", "no", "--dir", NSTemporaryDirectory(), "--loglevel", "warning",
-                             "--logfile", ""] + extraArguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let guardian = Process()
-        guardian.executableURL = URL(fileURLWithPath: "/bin/sh")
-        guardian.arguments = ["-c", "while kill -0 $0 2>/dev/null && kill -0 $1 2>/dev/null; do sleep 0.5; done; kill -9 $1 2>/dev/null",
-                              String(getpid()), String(process.processIdentifier)]
-        guardian.standardOutput = FileHandle.nullDevice
-        guardian.standardError = FileHandle.nullDevice
-        try? guardian.run()
+        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                         "--daemonize", "no", "--dir", "/tmp", "--loglevel", "warning", "--logfile", ""] + extraArguments
+        let server = try Self.spawn(executable, arguments)
+        let watchdog = (try? Self.spawn("/bin/sh", ["-c", "while kill -0 $0 2>/dev/null && kill -0 $1 2>/dev/null; do sleep 0.5; done; kill -9 $1 2>/dev/null",
+                                                    String(getpid()), String(server)])) ?? 0
         lock.withLock {
-            server = process
-            watchdog = guardian
+            serverPID = server
+            watchdogPID = watchdog
         }
         let deadline = TestDeadline(seconds: 10)
         var nap: UInt64 = 1_000_000
         while true {
-            guard process.isRunning else {
-                throw Failure(description: "redis-server exited at start (status \(process.terminationStatus)) on port \(port)")
+            var status: Int32 = 0
+            if waitpid(server, &status, WNOHANG) == server {
+                lock.withLock { serverPID = 0 }
+                throw Failure(description: "redis-server exited at start (status \(status)) on port \(port)")
             }
             if (try? RawHTTPClient(port: port, timeout: 1)) != nil { return }
             try await deadline.pause("redis-server start on port \(port)", nap: &nap)
         }
     }
 
-    /// SIGKILL (a crash: no goodbye to clients) and wait for the process to be gone.
-    public func kill() { end(signal: SIGKILL) }
+    /// SIGKILL (a crash: no goodbye to clients); returns once the process is gone.
+    public func kill() async { await end(signal: SIGKILL) }
 
-    /// SIGTERM, then SIGKILL after 5 s; waits until the process is gone. Idempotent.
-    public func stop() { end(signal: SIGTERM) }
+    /// SIGTERM, then SIGKILL after 5 s; returns once the process is gone. Idempotent.
+    public func stop() async { await end(signal: SIGTERM) }
 
     /// SIGSTOP: the server keeps its sockets (the kernel still accepts connections) but answers nothing.
     public func pause() { signalServer(SIGSTOP) }
@@ -118,23 +116,60 @@ public final class RedisServerProcess: @unchecked Sendable {
         if pid > 0 { _ = Glibc.kill(pid, signal) }
     }
 
-    private func end(signal: Int32) {
-        let (process, guardian) = lock.withLock { () -> (Process?, Process?) in
-            defer { server = nil; watchdog = nil }
-            return (server, watchdog)
+    /// Ends the watchdog, signals the server, and reaps it, waiting without blocking a thread
+    /// of the cooperative pool (2 on this machine: a blocked one stalls every other test).
+    private func end(signal: Int32) async {
+        let (server, watchdog) = lock.withLock { () -> (pid_t, pid_t) in
+            defer { serverPID = 0; watchdogPID = 0 }
+            return (serverPID, watchdogPID)
         }
-        if let guardian, guardian.isRunning {
-            _ = Glibc.kill(guardian.processIdentifier, SIGKILL)
-            guardian.waitUntilExit()
+        var status: Int32 = 0
+        if watchdog > 0 {
+            _ = Glibc.kill(watchdog, SIGKILL)
+            _ = waitpid(watchdog, &status, 0)
         }
-        guard let process, process.isRunning else { return }
-        let pid = process.processIdentifier
-        _ = Glibc.kill(pid, SIGCONT) // a paused server must be able to act on SIGTERM
-        _ = Glibc.kill(pid, signal)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { _ = Glibc.kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        guard server > 0 else { return }
+        _ = Glibc.kill(server, SIGCONT) // a paused server must be able to act on SIGTERM
+        _ = Glibc.kill(server, signal)
+        let deadline = TestDeadline(seconds: 5)
+        var nap: UInt64 = 1_000_000
+        while waitpid(server, &status, WNOHANG) == 0 {
+            do {
+                try await deadline.pause("redis-server exit", nap: &nap)
+            } catch {
+                _ = Glibc.kill(server, SIGKILL)
+                _ = waitpid(server, &status, 0)
+                return
+            }
+        }
+    }
+
+    /// `posix_spawn` with stdout/stderr on /dev/null, an empty signal mask and default signal
+    /// handlers: the test process runs on threads that block most signals and ignores SIGPIPE,
+    /// and a child inheriting that would ignore SIGTERM (Foundation's `Process` lets it inherit).
+    private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard rc == 0 else { throw Failure(description: "posix_spawn \(path): \(String(cString: strerror(rc)))") }
+        return pid
     }
 }
 
