@@ -39,10 +39,8 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// True while a connection is ready (read on the client's queue).
-    public var isAvailable: Bool {
-        core.queue.sync { core.isUp }
-    }
+    /// True while a connection is ready (handshake done, not lost since).
+    public var isAvailable: Bool { core.isUp }
 
     // MARK: - Raw calls
 

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import Synchronization
 
 /// The socket side of a Redis client: one connection at a time on a `SocketPoller`, driven by a
 /// `RedisConnectionStateMachine`. Everything runs on `queue`; public entry points hop onto it.
@@ -92,7 +93,9 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
         return true
     }
 
-    var isUp: Bool { machine.isUp }
+    /// True while a connection is ready; readable from any thread (also from the handlers).
+    var isUp: Bool { up.load(ordering: .relaxed) }
+    private let up = Atomic<Bool>(false)
 
     /// The state machine's last failure reason (on `queue`).
     var lastFailure: String { machine.lastFailure }
@@ -126,9 +129,10 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
                 generation &+= 1
                 connection?.close()
                 connection = nil
-            case .availability(let up):
-                if up { readyHandler?() }
-                availabilityHandler?(up)
+            case .availability(let isUp):
+                up.store(isUp, ordering: .relaxed)
+                if isUp { readyHandler?() }
+                availabilityHandler?(isUp)
             }
         }
         armTimer()

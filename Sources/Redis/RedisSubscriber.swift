@@ -93,7 +93,8 @@ public final class RedisSubscriber: Sendable {
         try result.get()
     }
 
-    /// True while the connection is ready and every channel is confirmed.
+    /// True while the connection is ready and every channel is confirmed. Not from `onMessage`
+    /// or `onAvailabilityChange` (it waits for the subscriber's queue, where those run).
     public var isSubscribed: Bool {
         core.queue.sync { core.isUp && state.confirmed.isSuperset(of: state.channels) }
     }
