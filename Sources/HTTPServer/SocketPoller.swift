@@ -21,8 +21,8 @@ public struct SocketInterest: Equatable, Sendable {
     public static let writing = SocketInterest(read: false, write: true)
 }
 
-/// Whatever owns a socket watched by a `SocketPoller`: the server's `Connection`, the Redis
-/// client's connection. Both methods are called on the poller's queue.
+/// Whatever owns a socket watched by a `SocketReadinessPoller`: the server's `Connection`, the
+/// Redis client's connection. Both methods are called on the poller's queue.
 public protocol SocketReadinessHandler: AnyObject {
     /// The socket is readable (or hung up / failed) and reading is wanted.
     func readable()
@@ -31,6 +31,10 @@ public protocol SocketReadinessHandler: AnyObject {
 }
 
 extension Connection: SocketReadinessHandler {}
+
+/// The server's poller. Generic over the handler type so that the per-event calls are direct
+/// (specialized), not through an existential: the Redis client has a poller of its own type.
+typealias SocketPoller = SocketReadinessPoller<Connection>
 
 /// Readiness notifications for the sockets owned by one `ConnectionQueue`, delivered on that
 /// queue: `readable()` / `writable()` of the connection whose socket is ready.
@@ -48,17 +52,17 @@ extension Connection: SocketReadinessHandler {}
 /// own read and write `DispatchSource`, suspended while not wanted.
 ///
 /// Confined to `queue`, hence `@unchecked Sendable`.
-public final class SocketPoller: @unchecked Sendable {
+public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unchecked Sendable {
     public let queue: DispatchQueue
 
     #if os(Linux) && !ALMANAC_DISPATCH_SOURCES
     private let epfd: Int32
     private var source: DispatchSourceRead?
     /// Registered connections by descriptor (descriptors are small, dense integers).
-    private var table: [(any SocketReadinessHandler)?] = []
+    private var table: [Handler?] = []
     private var interests: [SocketInterest] = []
     private let events: UnsafeMutableRawPointer
-    private static let batch = 256
+    private static var batch: Int { 256 }
 
     public init(queue: DispatchQueue) {
         self.queue = queue
@@ -80,7 +84,7 @@ public final class SocketPoller: @unchecked Sendable {
     }
 
     /// Starts watching `fd` for `connection` (on `queue`).
-    public func register(_ connection: any SocketReadinessHandler, fd: Int32, interest: SocketInterest) {
+    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
         let index = Int(fd)
         if index >= table.count {
             let count = max(index + 1, table.count * 2, 64)
@@ -147,13 +151,13 @@ public final class SocketPoller: @unchecked Sendable {
     }
     #else
     private final class Watch: @unchecked Sendable {
-        unowned let connection: any SocketReadinessHandler
+        unowned let connection: Handler
         var read: DispatchSourceRead?
         var write: DispatchSourceWrite?
         var readSuspended = false
         var writeSuspended = false
         var live = 0
-        init(connection: any SocketReadinessHandler) { self.connection = connection }
+        init(connection: Handler) { self.connection = connection }
     }
 
     private var watches: [Int32: Watch] = [:]
@@ -162,7 +166,7 @@ public final class SocketPoller: @unchecked Sendable {
         self.queue = queue
     }
 
-    public func register(_ connection: any SocketReadinessHandler, fd: Int32, interest: SocketInterest) {
+    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
         let watch = Watch(connection: connection)
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         read.setEventHandler { [unowned connection] in connection.readable() }

@@ -11,7 +11,7 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
 
     let configuration: RedisConfiguration
     let queue: DispatchQueue
-    private let poller: SocketPoller
+    private let poller: SocketReadinessPoller<RedisConnection>
     private var machine: RedisConnectionStateMachine
     private var connection: RedisConnection?
     /// Bumped on every connect attempt and close: a resolution that finishes late is ignored.
@@ -39,7 +39,7 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
     init(configuration: RedisConfiguration, label: String) {
         self.configuration = configuration
         queue = DispatchQueue(label: label)
-        poller = SocketPoller(queue: queue)
+        poller = SocketReadinessPoller<RedisConnection>(queue: queue)
         // Any value will do: the jitter only keeps replicas from reconnecting in lockstep.
         let seed = DispatchTime.now().uptimeNanoseconds ^ UInt64(UInt(bitPattern: ObjectIdentifier(poller).hashValue))
         machine = RedisConnectionStateMachine(timeouts: configuration.timeouts, backoff: configuration.backoff, seed: seed)

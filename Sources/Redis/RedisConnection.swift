@@ -22,7 +22,7 @@ protocol RedisConnectionDelegate: AnyObject {
 final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
     let fd: Int32
     let address: RedisAddress
-    private let poller: SocketPoller
+    private let poller: SocketReadinessPoller<RedisConnection>
     private weak var delegate: (any RedisConnectionDelegate)?
     private var parser: RESPParser
     private var connecting: Bool
@@ -35,7 +35,7 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
     private var scratch = [UInt8](repeating: 0, count: RedisConnection.readSize)
 
     /// Registers `fd` with `poller`; `connecting` when its `connect` is still under way.
-    init(fd: Int32, address: RedisAddress, connecting: Bool, poller: SocketPoller,
+    init(fd: Int32, address: RedisAddress, connecting: Bool, poller: SocketReadinessPoller<RedisConnection>,
          limits: RESPParserLimits, delegate: any RedisConnectionDelegate) {
         self.fd = fd
         self.address = address
