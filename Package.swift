@@ -22,10 +22,11 @@ let package = Package(
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Cache"]),
         .target(name: "Cache"),
-        // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's SocketPoller.
-        .target(name: "Redis", dependencies: ["HTTPServer"]),
+        // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
+        // implements the cache's SharedCacheBackend.
+        .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Books", dependencies: ["HTTPClient", "Cache"]),
         .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"]),
@@ -39,7 +40,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
-        .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
