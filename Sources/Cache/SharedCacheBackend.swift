@@ -28,6 +28,16 @@ public protocol SharedCacheBackend: Sendable {
 
     /// Sends `message` to every subscriber of `channel` (at most once; none when none listen).
     func publish(_ message: [UInt8], on channel: [UInt8]) async throws(SharedCacheUnavailable)
+
+    /// From now on, every message published on `channel` (by any replica, this one included)
+    /// is passed to `onMessage`. Delivery is at most once: whenever messages may have been
+    /// missed (the connection to the store was lost and is back; also when the subscription
+    /// first becomes active), `onGap` runs, and the subscriber must resynchronize (a cache drops
+    /// what the messages would have invalidated).
+    /// Throws when the subscription cannot be confirmed now; it stays registered and takes
+    /// effect when the store is reachable again (followed by `onGap`).
+    func subscribe(to channel: [UInt8], onMessage: @escaping @Sendable ([UInt8]) -> Void,
+                   onGap: @escaping @Sendable () -> Void) async throws(SharedCacheUnavailable)
 }
 
 /// The shared store could not answer (down, slow, restarting, refused); the reason never holds

@@ -8,14 +8,22 @@ import Synchronization
 ///   atomic step) by SHA-1, loading it on first use and again after a Redis restart.
 /// - `deleteKeys(withPrefix:)` walks `SCAN MATCH <escaped prefix>* COUNT 500` and deletes each
 ///   batch with `DEL`: the server does O(500) work per step, never one long `KEYS`.
+/// - `subscribe` uses one `RedisSubscriber` (its own connection, opened on first use); every
+///   time that connection becomes ready — the first time included — is reported as a gap.
 /// - Any `RedisError` becomes `SharedCacheUnavailable` with the client's (password-free) reason.
 public final class RedisSharedCacheBackend: SharedCacheBackend {
     public let client: RedisClient
     private let release: ScriptCache
+    private let subscriptions = Subscriptions()
 
     public init(client: RedisClient) {
         self.client = client
         release = ScriptCache(source: RedisScript.releaseIfOwnerSource)
+    }
+
+    public func shutdown() async {
+        await subscriptions.subscriber.withLock { $0 }?.shutdown()
+        await client.shutdown()
     }
 
     public func value(at key: [UInt8]) async throws(SharedCacheUnavailable) -> [UInt8]? {
@@ -59,6 +67,13 @@ public final class RedisSharedCacheBackend: SharedCacheBackend {
         _ = try await mapped { () async throws(RedisError) in try await client.publish(channel, message) }
     }
 
+    public func subscribe(to channel: [UInt8], onMessage: @escaping @Sendable ([UInt8]) -> Void,
+                          onGap: @escaping @Sendable () -> Void) async throws(SharedCacheUnavailable) {
+        let subscriber = subscriptions.add(channel: channel, onMessage: onMessage, onGap: onGap,
+                                           configuration: client.configuration)
+        try await mapped { () async throws(RedisError) in try await subscriber.subscribe([channel]) }
+    }
+
     /// `bytes` as a literal in a Redis glob pattern: `*`, `?`, `[`, `]` and `\` escaped.
     static func globEscaped(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
@@ -80,6 +95,38 @@ public final class RedisSharedCacheBackend: SharedCacheBackend {
             return try await body()
         } catch {
             throw SharedCacheUnavailable(error.description)
+        }
+    }
+}
+
+/// The handlers by channel and the one subscriber connection that feeds them.
+final class Subscriptions: Sendable {
+    private struct Handlers {
+        var messages: [[UInt8]: [@Sendable ([UInt8]) -> Void]] = [:]
+        var gaps: [@Sendable () -> Void] = []
+    }
+
+    private let handlers = Mutex(Handlers())
+    let subscriber = Mutex<RedisSubscriber?>(nil)
+
+    /// Registers the handlers and returns the subscriber, created on first use.
+    func add(channel: [UInt8], onMessage: @escaping @Sendable ([UInt8]) -> Void, onGap: @escaping @Sendable () -> Void,
+             configuration: RedisConfiguration) -> RedisSubscriber {
+        handlers.withLock {
+            $0.messages[channel, default: []].append(onMessage)
+            $0.gaps.append(onGap)
+        }
+        return subscriber.withLock { current in
+            if let current { return current }
+            let created = RedisSubscriber(configuration: configuration, onMessage: { [weak self] message in
+                for handler in self?.handlers.withLock({ $0.messages[message.channel] ?? [] }) ?? [] { handler(message.payload) }
+            }, onAvailabilityChange: { [weak self] up in
+                // Every (re)start of the subscription: messages may have been missed before it.
+                guard up else { return }
+                for gap in self?.handlers.withLock({ $0.gaps }) ?? [] { gap() }
+            })
+            current = created
+            return created
         }
     }
 }

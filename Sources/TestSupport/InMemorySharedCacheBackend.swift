@@ -15,8 +15,8 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
     private struct State {
         var entries: [[UInt8]: Entry] = [:]
         var subscribers: [[UInt8]: [@Sendable ([UInt8]) -> Void]] = [:]
+        var gapHandlers: [@Sendable () -> Void] = []
         var unavailable: String?
-        var published: [(channel: [UInt8], message: [UInt8])] = []
     }
 
     private let clock: any CacheClock
@@ -31,9 +31,9 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
         state.withLock { $0.unavailable = reason }
     }
 
-    /// Delivers every later `publish` on `channel` to `handler`, synchronously.
-    public func subscribe(_ channel: [UInt8], handler: @escaping @Sendable ([UInt8]) -> Void) {
-        state.withLock { $0.subscribers[channel, default: []].append(handler) }
+    /// Simulates a lost and restored connection: every subscriber's `onGap` runs.
+    public func simulateGap() {
+        for handler in state.withLock({ $0.gapHandlers }) { handler() }
     }
 
     /// Keys currently stored and not expired (for assertions).
@@ -81,10 +81,20 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
 
     public func publish(_ message: [UInt8], on channel: [UInt8]) async throws(SharedCacheUnavailable) {
         let handlers = try live { state, _ in
-            state.published.append((channel, message))
-            return state.subscribers[channel] ?? []
+            state.subscribers[channel] ?? []
         }
         for handler in handlers { handler(message) }
+    }
+
+    /// Registers the handlers even while "down" (as Redis would subscribe once back), then throws.
+    public func subscribe(to channel: [UInt8], onMessage: @escaping @Sendable ([UInt8]) -> Void,
+                          onGap: @escaping @Sendable () -> Void) async throws(SharedCacheUnavailable) {
+        let down = state.withLock { state -> String? in
+            state.subscribers[channel, default: []].append(onMessage)
+            state.gapHandlers.append(onGap)
+            return state.unavailable
+        }
+        if let down { throw SharedCacheUnavailable(down) }
     }
 
     /// Runs `body` on the state at the clock's current time, unless the store is "down".

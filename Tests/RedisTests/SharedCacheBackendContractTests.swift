@@ -28,7 +28,7 @@ import TestSupport
                 redis = nil
                 ttl = 100
             case .redis:
-                let server = try await RedisServerProcess.start()
+                let server = try await RedisServerProcess.start(arguments: ["--requirepass", "contract-pw"])
                 let client = RedisClient(configuration: RedisConfiguration(
                     url: try RedisURL(parsing: "redis://:contract-pw@127.0.0.1:\(server.port)"), timeoutMilliseconds: 2_000,
                     reconnectInitialDelayMilliseconds: 20, reconnectMaximumDelayMilliseconds: 100))
@@ -54,20 +54,14 @@ import TestSupport
         }
 
         func close() async {
-            await redis?.shutdown()
+            await (backend as? RedisSharedCacheBackend)?.shutdown()
             await server?.stop()
         }
     }
 
     static func subject(_ kind: Kind) async throws -> Subject {
         let subject = try await Subject(kind)
-        if let server = subject.server, let redis = subject.redis {
-            // The URL's password is set on the server before first use (requirepass).
-            let admin = RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: server.port)))
-            _ = try await admin.send(RedisCommand("CONFIG", "SET", "requirepass", "contract-pw"))
-            await admin.shutdown()
-            try await redis.ping()
-        }
+        try await subject.redis?.ping()
         return subject
     }
 
@@ -131,29 +125,36 @@ import TestSupport
     }
 
     @Test(arguments: kinds)
-    func aPublishedMessageReachesSubscribers(_ kind: Kind) async throws {
+    func aPublishedMessageReachesSubscribersAndALostConnectionIsReportedAsAGap(_ kind: Kind) async throws {
         let s = try await Self.subject(kind)
         let received = Mutex<[[UInt8]]>([])
+        let gaps = Mutex(0)
         let channel = b("almanac:invalidate")
-        var subscriber: RedisSubscriber?
-        if let fake = s.backend as? InMemorySharedCacheBackend {
-            fake.subscribe(channel) { message in received.withLock { $0.append(message) } }
-        } else if let server = s.server {
-            let listener = RedisSubscriber(configuration: RedisConfiguration(
-                url: try RedisURL(parsing: "redis://:contract-pw@127.0.0.1:\(server.port)"), timeoutMilliseconds: 2_000)) { message in
-                received.withLock { $0.append(message.payload) }
-            }
-            try await listener.subscribe([channel])
-            subscriber = listener
-        }
+        try await s.backend.subscribe(to: channel, onMessage: { message in received.withLock { $0.append(message) } },
+                                      onGap: { gaps.withLock { $0 += 1 } })
+        let gapsAtStart = gaps.withLock { $0 }
         try await s.backend.publish(b("rates"), on: channel)
         try await s.backend.publish(b("nobody listens"), on: b("almanac:elsewhere"))
+        try await Self.waitFor("the message") { received.withLock { $0 } == [b("rates")] }
+        // The connection to the store is lost and comes back: a gap, then messages again.
+        if let fake = s.backend as? InMemorySharedCacheBackend {
+            fake.simulateGap()
+        } else if let server = s.server {
+            await server.kill()
+            try await server.launch()
+        }
+        try await Self.waitFor("the gap") { gaps.withLock { $0 } > gapsAtStart }
+        try await Self.waitFor("a message after the gap") {
+            try? await s.backend.publish(b("books"), on: channel)
+            return received.withLock { $0.last } == b("books")
+        }
+        await s.close()
+    }
+
+    static func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
         let deadline = TestDeadline(seconds: 10)
         var nap: UInt64 = 1_000_000
-        while received.withLock({ $0.isEmpty }) { try await deadline.pause("the message", nap: &nap) }
-        #expect(received.withLock { $0 } == [b("rates")])
-        await subscriber?.shutdown()
-        await s.close()
+        while try await !condition() { try await deadline.pause(what, nap: &nap) }
     }
 
     @Test(arguments: kinds)
