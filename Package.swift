@@ -36,6 +36,7 @@ let package = Package(
         .executableTarget(name: "bench-server", dependencies: ["HTTPServer"]),
         .executableTarget(name: "bench-cache", dependencies: ["Cache"]),
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
+        .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
