@@ -3,7 +3,9 @@
 /// - Calls from any task are written in the order they are made and may overlap freely:
 ///   everything submitted while the queue is busy leaves in one `send`, and replies are matched
 ///   to calls in order (pipelining).
-/// - Every call ends within `timeoutMilliseconds` — with its reply, or a `RedisError`.
+/// - Every call ends within `timeoutMilliseconds` — with its reply, or a `RedisError`. Task
+///   cancellation does not cut a call short: a written command cannot be taken back, and the
+///   timeout already bounds the wait.
 /// - The connection opens on first use (or `start()`), authenticates and selects the database
 ///   from the URL (`HELLO 3 AUTH user password SETNAME …`, `SELECT db`), and after any failure
 ///   reconnects by itself with exponential backoff; calls made while it is down fail at once with
