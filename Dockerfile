@@ -1,6 +1,7 @@
 # almanac container image: build with the official Swift toolchain, run on slim Debian.
-# `make docker-check` (part of `make test`) proves, without a Docker engine, that the
-# runtime stage's packages provide every shared library the release binary needs.
+# `make docker-check` (part of `make test`) proves the runtime stage without a Docker engine:
+# scripts/docker-check.sh builds its root file system (mmdebstrap + the RUN lines below) and
+# runs the release binary there as USER, with ENV and WORKDIR (docs/operations.md).
 
 # ---- build -------------------------------------------------------------------------
 ARG SWIFT_IMAGE=swift:6.3-bookworm
@@ -23,7 +24,6 @@ RUN swift build -c release --static-swift-stdlib --product almanac \
 
 # ---- runtime -----------------------------------------------------------------------
 FROM debian:bookworm-slim AS runtime
-# RUNTIME-PACKAGES (scripts/check-docker-runtime.sh reads the next apt-get install line)
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/*

@@ -39,11 +39,14 @@ let package = Package(
         .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Cache"]),
         .target(name: "Cache"),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
         .target(name: "Upstream", dependencies: ["HTTPClient"]),
+        // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
+        // implements the cache's SharedCacheBackend.
+        .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
         .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"]),
         .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
@@ -58,11 +61,13 @@ let package = Package(
         .executableTarget(name: "bench-server", dependencies: ["HTTPServer"]),
         .executableTarget(name: "bench-cache", dependencies: ["Cache"]),
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
+        .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),

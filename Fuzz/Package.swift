@@ -7,6 +7,7 @@
 // every run (generated, ignored by git), so new product files are picked up:
 //   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
 //                                the parser target itself, as before)
+//   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
 //   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,HTTPClient,Cache,Rates,Books},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
@@ -32,6 +33,7 @@ let package = Package(
 
         // One executable per target; scripts/fuzz.sh names them parser, coinbase, ….
         .executableTarget(name: "ParserFuzz", path: "Sources/ParserFuzz"),
+        .executableTarget(name: "RESPFuzz", path: "Sources/RESPFuzz"),
         .executableTarget(name: "CoinbaseFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinbaseFuzz"),
         .executableTarget(name: "CoinGeckoFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinGeckoFuzz"),
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh coinbase                   one target, 60 s
 #   scripts/fuzz.sh --list                     the target names
 #   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
-# Targets: parser (HTTP/1.1 request parser) and one per upstream decoder: coinbase,
+# Targets: parser (HTTP/1.1 request parser), resp (Redis RESP2/RESP3 parser) and one per upstream decoder: coinbase,
 # coingecko, coindesk, google-books, open-library. No target named = all of them, in turn.
 # Seeds: Fuzz/corpus/<target> (committed). Inputs libFuzzer discovers go to
 # Fuzz/.build/corpus/<target> (not committed); crashes go to fuzz-artifacts/<target>/.
@@ -13,12 +13,13 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ="$ROOT/Fuzz"
-ALL_TARGETS=(parser coinbase coingecko coindesk google-books open-library)
+ALL_TARGETS=(parser resp coinbase coingecko coindesk google-books open-library)
 
 # target name → executable product, dictionary, largest input.
 product() {
   case "$1" in
     parser) echo ParserFuzz ;;
+    resp) echo RESPFuzz ;;
     coinbase) echo CoinbaseFuzz ;;
     coingecko) echo CoinGeckoFuzz ;;
     coindesk) echo CoinDeskFuzz ;;
@@ -27,7 +28,7 @@ product() {
     *) return 1 ;;
   esac
 }
-dictionary() { [ "$1" = parser ] && echo "$FUZZ/http.dict" || echo "$FUZZ/json.dict"; }
+dictionary() { case "$1" in parser) echo "$FUZZ/http.dict" ;; resp) echo "$FUZZ/resp.dict" ;; *) echo "$FUZZ/json.dict" ;; esac; }
 max_len() { [ "$1" = parser ] && echo 4096 || echo 8192; }
 
 SECONDS_TO_RUN=60
@@ -55,6 +56,8 @@ link() { # link DIR FILE...   (FILEs relative to $ROOT/Sources; DIR four levels 
 # 1. The parser and the shared types it uses, compiled into the parser target itself.
 link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/RequestParser*.swift \
   HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
+# 1b. The RESP parser (pure, import-free files) for the resp target.
+link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
 # 2. Whole modules for the decoders: Rates and Books with what they import (same module names
 #    and dependency graph as the root package, so their sources compile unchanged).
 for module in CCurl HTTPClient Cache Rates Books; do

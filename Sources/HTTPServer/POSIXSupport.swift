@@ -15,11 +15,12 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Small wrappers over the socket calls the server makes, so the rest reads as intent.
-enum POSIX {
+/// Small wrappers over the socket calls the server (and the Redis client) makes, so the rest
+/// reads as intent.
+public enum POSIX {
     /// Writes to a closed peer must fail with EPIPE instead of killing the process
     /// (sends also pass MSG_NOSIGNAL; this covers any other write path).
-    static func ignoreSIGPIPE() {
+    public static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -56,7 +57,7 @@ enum POSIX {
     }
 
     /// Disables Nagle: a response is one write and must leave at once, not wait for an ACK.
-    static func setNoDelay(_ fd: Int32) {
+    public static func setNoDelay(_ fd: Int32) {
         _ = setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     }
 

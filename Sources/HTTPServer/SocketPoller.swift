@@ -9,12 +9,32 @@ import Darwin
 #endif
 
 /// What a connection wants to hear about its socket.
-struct SocketInterest: Equatable {
-    var read: Bool
-    var write: Bool
-    static let none = SocketInterest(read: false, write: false)
-    static let reading = SocketInterest(read: true, write: false)
+public struct SocketInterest: Equatable, Sendable {
+    public var read: Bool
+    public var write: Bool
+    public init(read: Bool, write: Bool) {
+        self.read = read
+        self.write = write
+    }
+    public static let none = SocketInterest(read: false, write: false)
+    public static let reading = SocketInterest(read: true, write: false)
+    public static let writing = SocketInterest(read: false, write: true)
 }
+
+/// Whatever owns a socket watched by a `SocketReadinessPoller`: the server's `Connection`, the
+/// Redis client's connection. Both methods are called on the poller's queue.
+public protocol SocketReadinessHandler: AnyObject {
+    /// The socket is readable (or hung up / failed) and reading is wanted.
+    func readable()
+    /// The socket is writable (or failed) and writing is wanted.
+    func writable()
+}
+
+extension Connection: SocketReadinessHandler {}
+
+/// The server's poller. Generic over the handler type so that the per-event calls are direct
+/// (specialized), not through an existential: the Redis client has a poller of its own type.
+typealias SocketPoller = SocketReadinessPoller<Connection>
 
 /// Readiness notifications for the sockets owned by one `ConnectionQueue`, delivered on that
 /// queue: `readable()` / `writable()` of the connection whose socket is ready.
@@ -32,19 +52,19 @@ struct SocketInterest: Equatable {
 /// own read and write `DispatchSource`, suspended while not wanted.
 ///
 /// Confined to `queue`, hence `@unchecked Sendable`.
-final class SocketPoller: @unchecked Sendable {
-    let queue: DispatchQueue
+public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unchecked Sendable {
+    public let queue: DispatchQueue
 
     #if os(Linux) && !ALMANAC_DISPATCH_SOURCES
     private let epfd: Int32
     private var source: DispatchSourceRead?
     /// Registered connections by descriptor (descriptors are small, dense integers).
-    private var table: [Connection?] = []
+    private var table: [Handler?] = []
     private var interests: [SocketInterest] = []
     private let events: UnsafeMutableRawPointer
-    private static let batch = 256
+    private static var batch: Int { 256 }
 
-    init(queue: DispatchQueue) {
+    public init(queue: DispatchQueue) {
         self.queue = queue
         epfd = Epoll.create()
         precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
@@ -64,7 +84,7 @@ final class SocketPoller: @unchecked Sendable {
     }
 
     /// Starts watching `fd` for `connection` (on `queue`).
-    func register(_ connection: Connection, fd: Int32, interest: SocketInterest) {
+    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
         let index = Int(fd)
         if index >= table.count {
             let count = max(index + 1, table.count * 2, 64)
@@ -77,7 +97,7 @@ final class SocketPoller: @unchecked Sendable {
     }
 
     /// Changes what `fd` is watched for; a no-op when nothing changes.
-    func update(fd: Int32, interest: SocketInterest) {
+    public func update(fd: Int32, interest: SocketInterest) {
         let index = Int(fd)
         guard index < interests.count, table[index] != nil, interests[index] != interest else { return }
         interests[index] = interest
@@ -85,7 +105,7 @@ final class SocketPoller: @unchecked Sendable {
     }
 
     /// Stops watching `fd`; `then` runs afterwards on `queue` (where the descriptor is closed).
-    func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
+    public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
         let index = Int(fd)
         if index < table.count, table[index] != nil {
             Epoll.control(epfd, Epoll.delete, fd, 0)
@@ -131,22 +151,22 @@ final class SocketPoller: @unchecked Sendable {
     }
     #else
     private final class Watch: @unchecked Sendable {
-        unowned let connection: Connection
+        unowned let connection: Handler
         var read: DispatchSourceRead?
         var write: DispatchSourceWrite?
         var readSuspended = false
         var writeSuspended = false
         var live = 0
-        init(connection: Connection) { self.connection = connection }
+        init(connection: Handler) { self.connection = connection }
     }
 
     private var watches: [Int32: Watch] = [:]
 
-    init(queue: DispatchQueue) {
+    public init(queue: DispatchQueue) {
         self.queue = queue
     }
 
-    func register(_ connection: Connection, fd: Int32, interest: SocketInterest) {
+    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
         let watch = Watch(connection: connection)
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         read.setEventHandler { [unowned connection] in connection.readable() }
@@ -157,7 +177,7 @@ final class SocketPoller: @unchecked Sendable {
         update(fd: fd, interest: interest)
     }
 
-    func update(fd: Int32, interest: SocketInterest) {
+    public func update(fd: Int32, interest: SocketInterest) {
         guard let watch = watches[fd], let read = watch.read else { return }
         if interest.read == watch.readSuspended {
             watch.readSuspended = !interest.read
@@ -184,7 +204,7 @@ final class SocketPoller: @unchecked Sendable {
         }
     }
 
-    func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
+    public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
         guard let watch = watches.removeValue(forKey: fd) else {
             queue.async(execute: then)
             return

@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A real `redis-server` for one test: started on a free 127.0.0.1 port with persistence off
+/// (`--save "" --appendonly no`), stopped by its PID, never by name.
+///
+/// A watchdog shell (`sh`, polling twice a second) SIGKILLs the server if the test process dies
+/// without stopping it, so no run leaves a Redis behind; `stop()` ends the watchdog first.
+/// `make test` installs the `redis-server` Debian package; `isInstalled` lets a test say
+/// plainly that it is missing.
+public final class RedisServerProcess: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let port: Int
+    public let executable: String
+    private let extraArguments: [String]
+    private let lock = NSLock()
+    private var serverPID: pid_t = 0
+    private var watchdogPID: pid_t = 0
+
+    /// The `redis-server` on PATH (Debian puts it in /usr/bin), or nil.
+    public static var executablePath: String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
+            let path = "\(directory)/redis-server"
+            if access(path, X_OK) == 0 { return path }
+        }
+        return nil
+    }
+
+    public static var isInstalled: Bool { executablePath != nil }
+
+    /// Starts a server on a fresh free port; `arguments` are extra `redis-server` options.
+    public static func start(arguments: [String] = []) async throws -> RedisServerProcess {
+        guard let executable = executablePath else {
+            throw Failure(description: "redis-server is not installed (make test installs the redis-server package)")
+        }
+        var lastError: Error = Failure(description: "no attempt")
+        for _ in 0..<5 {
+            let server = RedisServerProcess(port: unusedLoopbackPort(), executable: executable, extraArguments: arguments)
+            do {
+                try await server.launch()
+                return server
+            } catch {
+                lastError = error // another process took the port between probe and bind: try another
+                await server.stop()
+            }
+        }
+        throw lastError
+    }
+
+    private init(port: Int, executable: String, extraArguments: [String]) {
+        self.port = port
+        self.executable = executable
+        self.extraArguments = extraArguments
+    }
+
+    deinit {
+        // Not stopped by the test (it threw): SIGKILL, nothing to wait for.
+        let (server, watchdog) = lock.withLock { (serverPID, watchdogPID) }
+        for pid in [watchdog, server] where pid > 0 {
+            _ = Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+    }
+
+    /// The running server's PID (0 when stopped).
+    public var pid: Int32 { lock.withLock { serverPID } }
+
+    public var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Starts the server (again, on the same port) and waits until it accepts connections.
+    public func launch() async throws {
+        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                         "--daemonize", "no", "--dir", "/tmp", "--loglevel", "warning", "--logfile", ""] + extraArguments
+        let server = try Self.spawn(executable, arguments)
+        let watchdog = (try? Self.spawn("/bin/sh", ["-c", "while kill -0 $0 2>/dev/null && kill -0 $1 2>/dev/null; do sleep 0.5; done; kill -9 $1 2>/dev/null",
+                                                    String(getpid()), String(server)])) ?? 0
+        lock.withLock {
+            serverPID = server
+            watchdogPID = watchdog
+        }
+        let deadline = TestDeadline(seconds: 10)
+        var nap: UInt64 = 1_000_000
+        while true {
+            var status: Int32 = 0
+            if waitpid(server, &status, WNOHANG) == server {
+                lock.withLock { serverPID = 0 }
+                throw Failure(description: "redis-server exited at start (status \(status)) on port \(port)")
+            }
+            if (try? RawHTTPClient(port: port, timeout: 1)) != nil { return }
+            try await deadline.pause("redis-server start on port \(port)", nap: &nap)
+        }
+    }
+
+    /// SIGKILL (a crash: no goodbye to clients); returns once the process is gone.
+    public func kill() async { await end(signal: SIGKILL) }
+
+    /// SIGTERM, then SIGKILL after 5 s; returns once the process is gone. Idempotent.
+    public func stop() async { await end(signal: SIGTERM) }
+
+    /// SIGSTOP: the server keeps its sockets (the kernel still accepts connections) but answers nothing.
+    public func pause() { signalServer(SIGSTOP) }
+
+    /// SIGCONT after `pause()`.
+    public func resume() { signalServer(SIGCONT) }
+
+    private func signalServer(_ signal: Int32) {
+        let pid = self.pid
+        if pid > 0 { _ = Glibc.kill(pid, signal) }
+    }
+
+    /// Ends the watchdog, signals the server, and reaps it, waiting without blocking a thread
+    /// of the cooperative pool (2 on this machine: a blocked one stalls every other test).
+    private func end(signal: Int32) async {
+        let (server, watchdog) = lock.withLock { () -> (pid_t, pid_t) in
+            defer { serverPID = 0; watchdogPID = 0 }
+            return (serverPID, watchdogPID)
+        }
+        var status: Int32 = 0
+        if watchdog > 0 {
+            _ = Glibc.kill(watchdog, SIGKILL)
+            _ = waitpid(watchdog, &status, 0)
+        }
+        guard server > 0 else { return }
+        _ = Glibc.kill(server, SIGCONT) // a paused server must be able to act on SIGTERM
+        _ = Glibc.kill(server, signal)
+        let deadline = TestDeadline(seconds: 5)
+        var nap: UInt64 = 1_000_000
+        while waitpid(server, &status, WNOHANG) == 0 {
+            do {
+                try await deadline.pause("redis-server exit", nap: &nap)
+            } catch {
+                _ = Glibc.kill(server, SIGKILL)
+                _ = waitpid(server, &status, 0)
+                return
+            }
+        }
+    }
+
+    /// `posix_spawn` with stdout/stderr on /dev/null, an empty signal mask and default signal
+    /// handlers: the test process runs on threads that block most signals and ignores SIGPIPE,
+    /// and a child inheriting that would ignore SIGTERM (Foundation's `Process` lets it inherit).
+    private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard rc == 0 else { throw Failure(description: "posix_spawn \(path): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+}
+
+/// A 127.0.0.1 TCP port that was free a moment ago (bound to port 0, then released).
+public func unusedLoopbackPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return 0 }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let rc = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+        }
+    }
+    return rc == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0
+}
