@@ -69,7 +69,13 @@ public enum RatesRoutes {
     public static func problem(for error: any Error) -> Problem {
         switch error {
         case let e as RatesInputError:
-            return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
+            switch e.kind {
+            case .malformed: return Problem(status: .badRequest, slug: e.slug, detail: e.detail)
+            case .unknownCurrency: return Problem(status: .notFound, slug: e.slug, detail: e.detail)
+            case .unavailableCurrency:
+                guard let upstream = e.upstream else { return Problem(status: .badGateway, slug: e.slug, detail: e.detail) }
+                return UpstreamProblem.problem(for: upstream)
+            }
         case let e as RatesUnavailable:
             return UpstreamProblem.problem(forAll: e.failures)
         case let e as UpstreamError:

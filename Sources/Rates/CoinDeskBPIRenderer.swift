@@ -45,9 +45,9 @@ public enum CoinDeskBPIRenderer {
         w.key("disclaimer"); w.string(disclaimer(source: table.source))
         w.key("chartName"); w.string("Bitcoin")
         w.key("bpi"); w.raw("{")
-        for (n, code) in codes.enumerated() {
+        for (n, (code, quoted)) in codes.compactMap({ code in table.rate(code).map { (code, $0) } }).enumerated() {
             let currency = CurrencyDirectory.currency(code, in: table)
-            let rate = DecimalText.rounded(table.rate(code)!, scale: decimals)
+            let rate = DecimalText.rounded(quoted, scale: decimals)
             w.key(code, first: n == 0)
             w.raw("{")
             w.key("code", first: true); w.string(code)
