@@ -7,11 +7,13 @@
 // every run (generated, ignored by git), so new product files are picked up:
 //   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
 //                                the parser target itself, as before)
-//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,HTTPClient,Cache,Rates,Books},
+//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,CEpoll,HTTPClient,HTTPServer,Cache,
+//                                Rates,Books,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
 // one symlink per file.) The only non-toolchain dependency is libcurl, a system library
 // (libcurl4-openssl-dev), exactly as in the root package; no Swift package dependencies.
+// The `app` target (AppFuzz) drives the whole app: it needs HTTPServer and Almanac as well.
 import PackageDescription
 
 let linked = "Sources/Linked/"
@@ -26,6 +28,10 @@ let package = Package(
         .target(name: "Cache", path: linked + "Cache"),
         .target(name: "Rates", dependencies: ["HTTPClient", "Cache"], path: linked + "Rates"),
         .target(name: "Books", dependencies: ["HTTPClient", "Cache"], path: linked + "Books"),
+        .systemLibrary(name: "CEpoll", path: linked + "CEpoll"),
+        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+                path: linked + "HTTPServer"),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Cache", "Rates", "Books"], path: linked + "Almanac"),
 
         // Invariant checks shared by the decoder targets.
         .target(name: "FuzzSupport", dependencies: ["HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
@@ -37,6 +43,7 @@ let package = Package(
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),
         .executableTarget(name: "GoogleBooksFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/GoogleBooksFuzz"),
         .executableTarget(name: "OpenLibraryFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/OpenLibraryFuzz"),
+        .executableTarget(name: "AppFuzz", dependencies: ["FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

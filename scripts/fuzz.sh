@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh coinbase                   one target, 60 s
 #   scripts/fuzz.sh --list                     the target names
 #   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
-# Targets: parser (HTTP/1.1 request parser) and one per upstream decoder: coinbase,
-# coingecko, coindesk, google-books, open-library. No target named = all of them, in turn.
+# Targets: parser (HTTP/1.1 request parser), app (the whole router behind the parser, with
+# in-process upstreams) and one per upstream decoder: coinbase, coingecko, coindesk,
+# google-books, open-library. No target named = all of them, in turn.
 # Seeds: Fuzz/corpus/<target> (committed). Inputs libFuzzer discovers go to
 # Fuzz/.build/corpus/<target> (not committed); crashes go to fuzz-artifacts/<target>/.
 # Exit status: 0 when every target ran its time without a finding, else 1 (after running
@@ -13,12 +14,13 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ="$ROOT/Fuzz"
-ALL_TARGETS=(parser coinbase coingecko coindesk google-books open-library)
+ALL_TARGETS=(parser app coinbase coingecko coindesk google-books open-library)
 
 # target name → executable product, dictionary, largest input.
 product() {
   case "$1" in
     parser) echo ParserFuzz ;;
+    app) echo AppFuzz ;;
     coinbase) echo CoinbaseFuzz ;;
     coingecko) echo CoinGeckoFuzz ;;
     coindesk) echo CoinDeskFuzz ;;
@@ -27,8 +29,10 @@ product() {
     *) return 1 ;;
   esac
 }
-dictionary() { [ "$1" = parser ] && echo "$FUZZ/http.dict" || echo "$FUZZ/json.dict"; }
-max_len() { [ "$1" = parser ] && echo 4096 || echo 8192; }
+dictionary() {
+  case "$1" in parser) echo "$FUZZ/http.dict" ;; app) echo "$FUZZ/app.dict" ;; *) echo "$FUZZ/json.dict" ;; esac
+}
+max_len() { case "$1" in parser|app) echo 4096 ;; *) echo 8192 ;; esac; }
 
 SECONDS_TO_RUN=60
 BUILD_ONLY=0
@@ -57,7 +61,7 @@ link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/Req
   HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
 # 2. Whole modules for the decoders: Rates and Books with what they import (same module names
 #    and dependency graph as the root package, so their sources compile unchanged).
-for module in CCurl HTTPClient Cache Rates Books; do
+for module in CCurl CEpoll HTTPClient HTTPServer Cache Rates Books Almanac; do
   link "$FUZZ/Sources/Linked/$module" $(cd "$ROOT/Sources" && ls "$module"/*)
 done
 
