@@ -102,12 +102,12 @@ public struct Router: Sendable {
             return handler(request, params)
         case let .methodNotAllowed(allow):
             var response = Problem(status: .methodNotAllowed,
-                                   detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).").response
+                                   detail: "\(EchoedInput.clipped(request.method)) is not allowed on \(EchoedInput.clipped(request.path, limit: 200)); allowed: \(allow.joined(separator: ", ")).").response
             response.headers.set("Allow", allow.joined(separator: ", "))
             return .ready(response)
         case .notFound:
             return .ready(Problem(status: .notFound, slug: "not-found",
-                                  detail: "No route matches \(request.path).").response)
+                                  detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).").response)
         }
     }
 
