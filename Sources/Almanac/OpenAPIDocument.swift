@@ -138,7 +138,7 @@ public enum OpenAPIDocument {
         "tags": ["books"], "operationId": "lookUpBooks",
         "summary": "Looks up to 20 ISBNs concurrently.",
         "parameters": [
-          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBNs as given (at most 20 non-empty items). Each item is answered on its own: a malformed one gets its own {\"error\": problem} entry in a 200 answer; only a request with no item, or more than 20, is a 400.", "schema": {"type": "string", "pattern": "^[^,]*[^ ,][^,]*(,[^,]*){0,19}$", "example": "9780132350884,0-201-63361-2"}}
+          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBNs as given (at most 20 non-empty items in all isbn parameters together; repeated ISBNs count). Each item is answered on its own: a malformed one gets its own {\"error\": problem} entry in a 200 answer; only a request with no item, or more than 20, is a 400.", "schema": {"type": "string", "pattern": "^[^,]*[^ ,][^,]*(,[^,]*){0,19}$", "example": "9780132350884,0-201-63361-2"}}
         ],
         "responses": {
           "200": {"description": "One result per ISBN as given: a book, or an error holding a problem.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BookResults"}}}},
@@ -277,11 +277,11 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "NotModified": {"description": "The client's copy is current (no body)."},
-      "BadRequest": {"description": "Malformed input (bad ISBN with the reason, bad amount, malformed code).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "BadRequest": {"description": "Malformed input (bad ISBN with the reason, bad amount, malformed code; request text is compared as bytes or Unicode scalars, so a digit followed by a combining mark is not a digit), or a request carrying Authorization more than once.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "NotFound": {"description": "Unknown route, currency or book.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unauthorized": {"description": "Missing or wrong bearer token.", "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "BadGateway": {"description": "Every upstream failed or sent garbage.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "BadGateway": {"description": "Every upstream failed or sent garbage, or the provider listed a requested currency with a value that is not a positive finite number (the detail names the provider and the field; the rest of the table is still served).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "The upstream did not answer in time.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unavailable": {"description": "Overloaded or draining.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },
