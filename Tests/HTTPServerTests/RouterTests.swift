@@ -37,6 +37,14 @@ import Testing
         #expect(okText == "book:97\u{301}\u{FFFD}\u{FFFD}\u{FFFD}")
     }
 
+    /// Query names match by bytes: U+212A KELVIN SIGN is canonically equal to "K" as a String.
+    @Test func queryNamesMatchByBytes() {
+        let request = HTTPRequest(method: "GET", target: "/x?%E2%84%AA=kelvin&K=k&b%CC%81ase=EUR")
+        #expect(request.query("K") == "k")
+        #expect(request.query("\u{212A}") == "kelvin")
+        #expect(request.query("base") == nil)
+    }
+
     @Test func literalAndParameterRoutes() {
         #expect(body("GET", "/v1/rates").1 == "all")
         #expect(body("GET", "/v1/rates/EUR?base=USD").1 == "one:EUR")
