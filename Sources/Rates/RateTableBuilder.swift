@@ -42,9 +42,12 @@ struct RateTableBuilder {
     }
 
     /// Marks `code` unavailable from this provider because of `error` (which names the field),
-    /// unless a usable rate for it was already recorded.
+    /// unless a usable rate for it was already recorded. Of two unusable entries for one code
+    /// (`usd`, `USD`), the one whose detail sorts first is kept, so the answer does not depend
+    /// on the order JSON members are visited in.
     mutating func unusable(_ code: String, _ error: UpstreamError) {
-        guard rates[code] == nil, unavailable[code] == nil else { return }
+        guard rates[code] == nil else { return }
+        if let kept = unavailable[code], kept.detail.utf8.lexicographicallyPrecedes(error.detail.utf8) { return }
         unavailable[code] = error
     }
 
