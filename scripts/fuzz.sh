@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for a bounded time (docs/fuzzing.md).
-#   scripts/fuzz.sh [seconds] [target ...]     seconds: per target, default 60
+#   scripts/fuzz.sh [seconds] [target ...]     seconds: per target, default 60 (0: build only)
 #   scripts/fuzz.sh coinbase                   one target, 60 s
 #   scripts/fuzz.sh --list                     the target names
 #   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
@@ -46,6 +46,8 @@ for arg in "$@"; do
   fi
 done
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")
+# 0 seconds means build only (libFuzzer's -max_total_time=0 would mean "forever").
+[ "$SECONDS_TO_RUN" -gt 0 ] || BUILD_ONLY=1
 
 # Link the product sources (a symlink per file: SwiftPM refuses a target directory that is a
 # symlink leading outside the package). Refreshed in place on every run — new files linked,
