@@ -2,6 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 CONFIG ?= config/almanac.json
+# Seconds per fuzz target: a short smoke run inside `make test`, a long one for `make fuzz`.
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_SECONDS ?= 600
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: run test build release deps test-deps docker-deps bench fuzz soak clean docker-check demo tour
@@ -51,11 +54,14 @@ release: deps
 run: release
 	./.build/release/almanac serve --config $(CONFIG)
 
-## Every test (unit + end-to-end), then the Docker runtime check.
+## Every test (unit + end-to-end), the Docker runtime check, then every libFuzzer target for
+## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
+## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
 test: deps test-deps docker-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	$(SUDO) ./scripts/docker-check.sh
+	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 ## The stub upstream and almanac wired together on :8080 (DEMO_PORT), so the README's quick
 ## tour runs offline exactly as shown. Ctrl-C stops both.
@@ -75,7 +81,7 @@ docker-check: deps docker-deps
 bench: deps
 	scripts/bench.sh
 
-## libFuzzer targets for a bounded time (FUZZ_SECONDS, default 60 per target).
+## Every libFuzzer target, one after another, FUZZ_SECONDS each (default 600; about 70 minutes).
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 

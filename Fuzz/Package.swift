@@ -8,11 +8,13 @@
 //   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
 //                                the parser target itself, as before)
 //   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
-//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,HTTPClient,Cache,Rates,Books},
+//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
+//                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
 // one symlink per file.) The only non-toolchain dependency is libcurl, a system library
 // (libcurl4-openssl-dev), exactly as in the root package; no Swift package dependencies.
+// The `app` target (AppFuzz) drives the whole app: it needs HTTPServer and Almanac as well.
 import PackageDescription
 
 let linked = "Sources/Linked/"
@@ -23,10 +25,20 @@ let package = Package(
         // The product modules the decoders live in (same names and graph as ../Package.swift).
         .systemLibrary(name: "CCurl", path: linked + "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", path: linked + "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPClient", dependencies: ["CCurl"], path: linked + "HTTPClient"),
+        .target(name: "Upstream", dependencies: ["HTTPClient"], path: linked + "Upstream"),
         .target(name: "Cache", path: linked + "Cache"),
-        .target(name: "Rates", dependencies: ["HTTPClient", "Cache"], path: linked + "Rates"),
-        .target(name: "Books", dependencies: ["HTTPClient", "Cache"], path: linked + "Books"),
+        .target(name: "Gzip", dependencies: ["CZlib"], path: linked + "Gzip"),
+        .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),
+        .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"], path: linked + "Books"),
+        .systemLibrary(name: "CEpoll", path: linked + "CEpoll"),
+        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+                path: linked + "HTTPServer"),
+        // No commit string here: the fuzz build's binary says "unknown", which nothing checks.
+        .target(name: "CBuildInfo", path: linked + "CBuildInfo", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"],
+                path: linked + "Almanac"),
 
         // Invariant checks shared by the decoder targets.
         .target(name: "FuzzSupport", dependencies: ["HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
@@ -39,6 +51,7 @@ let package = Package(
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),
         .executableTarget(name: "GoogleBooksFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/GoogleBooksFuzz"),
         .executableTarget(name: "OpenLibraryFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/OpenLibraryFuzz"),
+        .executableTarget(name: "AppFuzz", dependencies: ["FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

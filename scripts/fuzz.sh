@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for a bounded time (docs/fuzzing.md).
-#   scripts/fuzz.sh [seconds] [target ...]     seconds: per target, default 60
+#   scripts/fuzz.sh [seconds] [target ...]     seconds: per target, default 60 (0: build only)
 #   scripts/fuzz.sh coinbase                   one target, 60 s
 #   scripts/fuzz.sh --list                     the target names
 #   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
-# Targets: parser (HTTP/1.1 request parser), resp (Redis RESP2/RESP3 parser) and one per upstream decoder: coinbase,
+# Targets: parser (HTTP/1.1 request parser), app (the whole router behind the parser, with
+# in-process upstreams), resp (Redis RESP2/RESP3 parser) and one per upstream decoder: coinbase,
 # coingecko, coindesk, google-books, open-library. No target named = all of them, in turn.
 # Seeds: Fuzz/corpus/<target> (committed). Inputs libFuzzer discovers go to
 # Fuzz/.build/corpus/<target> (not committed); crashes go to fuzz-artifacts/<target>/.
@@ -13,12 +14,13 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ="$ROOT/Fuzz"
-ALL_TARGETS=(parser resp coinbase coingecko coindesk google-books open-library)
+ALL_TARGETS=(parser app resp coinbase coingecko coindesk google-books open-library)
 
 # target name → executable product, dictionary, largest input.
 product() {
   case "$1" in
     parser) echo ParserFuzz ;;
+    app) echo AppFuzz ;;
     resp) echo RESPFuzz ;;
     coinbase) echo CoinbaseFuzz ;;
     coingecko) echo CoinGeckoFuzz ;;
@@ -28,8 +30,10 @@ product() {
     *) return 1 ;;
   esac
 }
-dictionary() { case "$1" in parser) echo "$FUZZ/http.dict" ;; resp) echo "$FUZZ/resp.dict" ;; *) echo "$FUZZ/json.dict" ;; esac; }
-max_len() { [ "$1" = parser ] && echo 4096 || echo 8192; }
+dictionary() {
+  case "$1" in parser) echo "$FUZZ/http.dict" ;; app) echo "$FUZZ/app.dict" ;; resp) echo "$FUZZ/resp.dict" ;; *) echo "$FUZZ/json.dict" ;; esac
+}
+max_len() { case "$1" in parser|app) echo 4096 ;; *) echo 8192 ;; esac; }
 
 SECONDS_TO_RUN=60
 BUILD_ONLY=0
@@ -43,6 +47,8 @@ for arg in "$@"; do
   fi
 done
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL_TARGETS[@]}")
+# 0 seconds means build only (libFuzzer's -max_total_time=0 would mean "forever").
+[ "$SECONDS_TO_RUN" -gt 0 ] || BUILD_ONLY=1
 
 # Link the product sources (a symlink per file: SwiftPM refuses a target directory that is a
 # symlink leading outside the package). Refreshed in place on every run — new files linked,
@@ -60,8 +66,24 @@ link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/Req
 link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
 # 2. Whole modules for the decoders: Rates and Books with what they import (same module names
 #    and dependency graph as the root package, so their sources compile unchanged).
-for module in CCurl HTTPClient Cache Rates Books; do
-  link "$FUZZ/Sources/Linked/$module" $(cd "$ROOT/Sources" && ls "$module"/*)
+#    A module's subfolders (Rates/History, CBuildInfo/include) are mirrored folder by folder.
+#    The list follows Almanac's dependencies in ../Package.swift (a module missing here fails
+#    the fuzz build, and so `make test`).
+link_tree() { # link_tree MODULE: every file below Sources/MODULE, same relative layout
+  local module="$1" sub dir depth up
+  while IFS= read -r sub; do
+    dir="$FUZZ/Sources/Linked/$sub"
+    depth=$(( $(tr -cd / <<<"$sub" | wc -c) + 4 ))
+    up=$(printf '../%.0s' $(seq 1 "$depth"))
+    mkdir -p "$dir"
+    for f in "$ROOT/Sources/$sub"/*; do
+      [ -f "$f" ] && ln -sfn "${up}Sources/$sub/$(basename "$f")" "$dir/$(basename "$f")"
+    done
+    find "$dir" -maxdepth 1 -xtype l -delete
+  done < <(cd "$ROOT/Sources" && find "$module" -type d)
+}
+for module in CCurl CEpoll CZlib CBuildInfo HTTPClient HTTPServer Upstream Cache Gzip Rates Books Almanac; do
+  link_tree "$module"
 done
 
 # -parse-as-library: the entry point is LLVMFuzzerTestOneInput; libFuzzer brings `main`.

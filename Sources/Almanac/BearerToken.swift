@@ -1,13 +1,17 @@
 /// Checks `Authorization: Bearer <token>` (RFC 6750 §2.1) against the configured admin token.
 enum BearerToken {
     /// The credentials of a `Bearer` authorization value; the scheme is case-insensitive.
+    /// Read as bytes: a space followed by a combining mark is one `Character`, never `" "`.
     static func credentials(from header: String?) -> String? {
         guard let header else { return nil }
-        let trimmed = header.drop { $0 == " " }
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = trimmed.dropFirst(7).drop { $0 == " " }
-        let end = token.lastIndex { $0 != " " }.map { token.index(after: $0) } ?? token.startIndex
-        return String(token[..<end])
+        let space = UInt8(ascii: " ")
+        let trimmed = header.utf8.drop { $0 == space }
+        let schemeLength = 7 // "bearer "
+        guard trimmed.count > schemeLength,
+              Substring(trimmed).hasASCIIPrefixIgnoringCase("bearer ") else { return nil }
+        let token = trimmed.dropFirst(schemeLength).drop { $0 == space }
+        let end = token.lastIndex { $0 != space }.map { token.index(after: $0) } ?? token.startIndex
+        return String(decoding: token[..<end], as: UTF8.self)
     }
 
     /// Compares in time that depends only on the expected token's length: every byte of it is

@@ -17,21 +17,28 @@ extension BooksRoutes {
     /// are one book (`0306406152`, `978-0-306-40615-7`) share one lookup. The response is 200
     /// whenever the request itself is well-formed; it may be cached by clients for as long as
     /// its least fresh entry, unless an entry failed upstream (then `no-store`).
+    ///
+    /// The limit counts entries as given: `isbn=A,A,…` with 21 non-empty items is a 400 even
+    /// if they name fewer books (empty items, `A,,B`, are not entries). Identical texts (same
+    /// bytes) then share one key in the answer.
     static func batch(_ request: HTTPRequest, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
+        var entryCount = 0
         var given: [String] = []
-        for item in request.queryItems where item.name == "isbn" {
-            for piece in item.value.split(separator: ",") {
-                let text = String(piece.trimmingASCIIWhitespace())
-                if !text.isEmpty && !given.contains(text) { given.append(text) }
+        for item in request.queryItems where item.name.utf8.elementsEqual("isbn".utf8) {
+            for piece in item.value.commaSeparatedItems() {
+                entryCount += 1
+                guard entryCount <= maxBatchSize else { continue }
+                let text = String(piece)
+                if !given.contains(where: { $0.utf8.elementsEqual(text.utf8) }) { given.append(text) }
             }
         }
-        guard !given.isEmpty else {
+        guard entryCount > 0 else {
             return .ready(BooksProblems.badRequest(
                 "Query parameter isbn is required: /v1/books?isbn=9780306406157,0140449132 (at most \(maxBatchSize)).").response)
         }
-        guard given.count <= maxBatchSize else {
+        guard entryCount <= maxBatchSize else {
             return .ready(BooksProblems.badRequest(
-                "At most \(maxBatchSize) ISBNs per request, got \(given.count).").response)
+                "At most \(maxBatchSize) ISBNs per request, got \(entryCount) (repeated ISBNs count).").response)
         }
         let entries = given.map { BatchEntry(given: $0, isbn: BooksProblems.parse($0)) }
         var answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>] = [:]

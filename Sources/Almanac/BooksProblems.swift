@@ -51,8 +51,7 @@ public enum BooksProblems {
 
     /// Client input echoed in a detail: shortened, so a 4 KiB path does not come back whole.
     static func quoted(_ input: String) -> String {
-        let shown = input.count > 40 ? String(input.prefix(40)) + "…" : input
-        return "'\(shown)'"
+        "'\(EchoedInput.clipped(input))'"
     }
 
     /// Parses an ISBN from a path segment or query value, or the 400 problem saying why not.

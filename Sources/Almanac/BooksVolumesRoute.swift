@@ -30,10 +30,12 @@ extension BooksRoutes {
                 "Query parameter q is required: almanac answers q=isbn:<ISBN> or a bare ISBN."))
         }
         let text = String(q.trimmingASCIIWhitespace())
-        if text.lowercased().hasPrefix("isbn:") {
-            return BooksProblems.parse(String(text.dropFirst("isbn:".count)))
+        // Compared as bytes: `lowercased()` and `dropFirst` work on grapheme clusters, which a
+        // combining mark after the colon would merge with it.
+        if text.hasASCIIPrefixIgnoringCase("isbn:") {
+            return BooksProblems.parse(String(decoding: text.utf8.dropFirst(5), as: UTF8.self))
         }
-        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == " " || $0 == "X" || $0 == "x") }) {
+        if text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x20 || $0 == 0x58 || $0 == 0x78 }) {
             return BooksProblems.parse(text)
         }
         return .failure(BooksProblems.badRequest(

@@ -3,10 +3,10 @@ import Cache
 /// Cache counters and sizes per namespace, read from `CacheStore.stats()` at scrape time.
 enum CacheMetrics {
     static func families(_ stats: [String: CacheStats]) -> [MetricFamily] {
-        let names = stats.keys.sorted()
+        let byName = stats.sorted { $0.key < $1.key }
         func family(_ name: String, _ help: String, _ kind: MetricFamily.Kind, _ value: (CacheStats) -> Double) -> MetricFamily {
-            MetricFamily(name: name, help: help, kind: kind, samples: names.map {
-                MetricFamily.Sample(labels: [("namespace", $0)], value: .number(value(stats[$0]!)))
+            MetricFamily(name: name, help: help, kind: kind, samples: byName.map {
+                MetricFamily.Sample(labels: [("namespace", $0.key)], value: .number(value($0.value)))
             })
         }
         return [

@@ -129,16 +129,16 @@ public enum HTTPCaching {
     /// weak comparison.
     public static func ifNoneMatch(_ fieldValue: String, matches etag: String) -> Bool {
         let target = opaque(etag)
-        for candidate in fieldValue.split(separator: ",") {
-            let tag = candidate.trimmingASCIIWhitespace()
-            if tag == "*" || opaque(tag) == target { return true }
+        for tag in fieldValue.commaSeparatedItems() {
+            if tag.utf8.elementsEqual("*".utf8) || opaque(tag).elementsEqual(target) { return true }
         }
         return false
     }
 
-    private static func opaque<S: StringProtocol>(_ tag: S) -> Substring {
-        let s = Substring(tag)
-        return s.hasPrefix("W/") ? s.dropFirst(2) : s
+    /// The tag without a weak `W/` prefix, as bytes (entity tags are compared octet by octet).
+    private static func opaque<S: StringProtocol>(_ tag: S) -> Substring.UTF8View {
+        let bytes = Substring(tag).utf8
+        return bytes.starts(with: "W/".utf8) ? bytes.dropFirst(2) : bytes
     }
 
     static func fnv1a64(_ s: String) -> UInt64 {
@@ -153,5 +153,28 @@ public enum HTTPCaching {
     static func hex(_ v: UInt64) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
+
+extension StringProtocol {
+    /// Whether the text starts with `prefix` (lower-case ASCII), ASCII letters compared in any
+    /// case, every other byte exactly.
+    func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
+        var bytes = utf8.makeIterator()
+        for expected in prefix.utf8 {
+            guard let b = bytes.next() else { return false }
+            let lowered = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
+            guard lowered == expected else { return false }
+        }
+        return true
+    }
+
+    /// The items of a comma-separated list (`a, b,,c`), split at the byte `,` and trimmed of
+    /// spaces and tabs, empty items dropped. Never split by `Character`: `,` followed by
+    /// U+0301 is one grapheme cluster, which `split(separator: ",")` would not split at.
+    func commaSeparatedItems() -> [Substring] {
+        Substring(self).utf8.split(separator: UInt8(ascii: ","))
+            .map { Substring($0).trimmingASCIIWhitespace() }
+            .filter { !$0.isEmpty }
     }
 }

@@ -189,7 +189,7 @@ public enum OpenAPIDocument {
         "tags": ["books"], "operationId": "lookUpBooks",
         "summary": "Looks up to 20 ISBNs concurrently.",
         "parameters": [
-          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBNs as given (at most 20 non-empty items). Each item is answered on its own: a malformed one gets its own {\"error\": problem} entry in a 200 answer; only a request with no item, or more than 20, is a 400.", "schema": {"type": "string", "pattern": "^[^,]*[^ ,][^,]*(,[^,]*){0,19}$", "example": "9780132350884,0-201-63361-2"}}
+          {"name": "isbn", "in": "query", "required": true, "description": "Comma-separated ISBNs as given (at most 20 non-empty items in all isbn parameters together; repeated ISBNs count). Each item is answered on its own: a malformed one gets its own {\"error\": problem} entry in a 200 answer; only a request with no item, or more than 20, is a 400.", "schema": {"type": "string", "pattern": "^[^,]*[^ ,][^,]*(,[^,]*){0,19}$", "example": "9780132350884,0-201-63361-2"}}
         ],
         "responses": {
           "200": {"description": "One result per ISBN as given: a book, or an error holding a problem.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/BookResults"}}}},
@@ -348,11 +348,11 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "NotModified": {"description": "The client's copy is current (no body)."},
-      "BadRequest": {"description": "Malformed input (bad ISBN with the reason, bad amount, malformed code).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "BadRequest": {"description": "Malformed input (bad ISBN with the reason, bad amount, malformed code; request text is compared as bytes or Unicode scalars, so a digit followed by a combining mark is not a digit), or a request carrying Authorization more than once.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "NotFound": {"description": "Unknown route, currency or book.", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unauthorized": {"description": "Missing or wrong bearer token.", "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "AdminOff": {"description": "The admin API is off (no server.adminToken).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
-      "BadGateway": {"description": "Every upstream failed, sent garbage or answered with a redirect (upstream API calls never follow redirects). The detail names each provider, the cause class and the request id, e.g. \"coinbase: HTTP 503 (request id …)\", \"coinbase: redirected\", \"open-library: malformed answer (field …)\"; never an upstream URL, host or port (those are in the warn log line with the same request id).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+      "BadGateway": {"description": "Every upstream failed, sent garbage or answered with a redirect (upstream API calls never follow redirects), or the provider listed a requested currency with a value that is not a positive finite number (the rest of the table is still served). The detail names each provider, the cause class and the request id, e.g. \"coinbase: HTTP 503 (request id …)\", \"coinbase: redirected\", \"open-library: malformed answer (field …)\"; never an upstream URL, host or port (those are in the warn log line with the same request id).", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "GatewayTimeout": {"description": "Every upstream asked timed out; the detail names them and the request id, e.g. \"google-books: timed out after 5000 ms (request id …)\".", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
       "Unavailable": {"description": "Overloaded or draining; or upstream-paused: no provider answered and one was held back (cooling down after a 429, breaker open, budget spent).", "headers": {"Retry-After": {"description": "Seconds until trying again makes sense (always on upstream-paused).", "schema": {"type": "integer", "minimum": 0}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
     },

@@ -74,7 +74,13 @@ public enum RatesRoutes {
     public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
         case let e as RatesInputError:
-            return Problem(status: e.kind == .malformed ? .badRequest : .notFound, slug: e.slug, detail: e.detail)
+            switch e.kind {
+            case .malformed: return Problem(status: .badRequest, slug: e.slug, detail: e.detail)
+            case .unknownCurrency: return Problem(status: .notFound, slug: e.slug, detail: e.detail)
+            case .unavailableCurrency:
+                guard let upstream = e.upstream else { return Problem(status: .badGateway, slug: e.slug, detail: e.detail) }
+                return UpstreamProblem.report([upstream], requestID: requestID, logger: logger)
+            }
         case let e as ProvidersUnavailable:
             return ProvidersUnavailableProblem.report(e, requestID: requestID, logger: logger)
         case let e as UpstreamError:

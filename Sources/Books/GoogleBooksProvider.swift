@@ -37,7 +37,7 @@ public struct GoogleBooksProvider: BooksProvider {
     public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
         let volumes = try ProviderJSON.decode(Volumes.self, from: body, provider: name)
         guard let items = volumes.items, !items.isEmpty else { return nil }
-        let wanted = Set([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? []))
+        let wanted = Set(([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? [])).map { Array($0.utf8) })
         let match = items.lazy.compactMap(\.volumeInfo).first { info in
             (info.industryIdentifiers ?? []).contains { wanted.contains(Self.normalized($0.identifier)) }
         }
@@ -70,9 +70,14 @@ public struct GoogleBooksProvider: BooksProvider {
         return UpstreamURL.upgradedToHTTPS(url)
     }
 
-    /// Identifiers as Google writes them (`0-306-40615-2`, lower-case x) compared as digits.
-    static func normalized(_ identifier: String?) -> String {
-        String((identifier ?? "").filter { $0 != "-" && $0 != " " }.uppercased())
+    /// Identifiers as Google writes them (`0-306-40615-2`, lower-case x) compared as digits:
+    /// the UTF-8 bytes without `-` and spaces, ASCII letters upper-cased. Bytes, not
+    /// `Character`s: `-` followed by a combining mark is one `Character` that is not `-`, and
+    /// `String ==` equates canonically equivalent text.
+    static func normalized(_ identifier: String?) -> [UInt8] {
+        (identifier ?? "").utf8.compactMap { b in
+            b == UInt8(ascii: "-") || b == UInt8(ascii: " ") ? nil : (b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
+        }
     }
 
     // MARK: - Wire shape (only the fields almanac reads)

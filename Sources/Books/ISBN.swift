@@ -15,24 +15,30 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
     /// Parses an ISBN-10 or ISBN-13 as people write it: hyphens and spaces anywhere, `X` (either
     /// case) only as an ISBN-10's check digit. Throws an `ISBNError` whose description says
     /// exactly what is wrong, because clients send these straight from barcodes and forms.
+    ///
+    /// Read one Unicode scalar at a time, never by `Character`: a digit followed by a combining
+    /// mark, joiner or modifier (`1` U+0301, `1` U+FE0F U+20E3) is one grapheme cluster that
+    /// compares inside `"0"..."9"` yet is not an ASCII digit. Here it is a digit followed by an
+    /// unexpected U+0301, and only the ASCII scalars U+0030…U+0039 are digits (no fullwidth
+    /// U+FF11, no Arabic-Indic U+0661).
     public init(parsing text: String) throws(ISBNError) {
         var digits: [UInt8] = []
         digits.reserveCapacity(13)
         var count = 0
         var xPosition: Int?
         var position = 0
-        for character in text {
+        for scalar in text.unicodeScalars {
             position += 1
             let value: UInt8
-            switch character {
-            case "-", " ":
+            switch scalar.value {
+            case 0x2D, 0x20: // "-", " "
                 continue
-            case "0"..."9":
-                value = character.asciiValue! - UInt8(ascii: "0")
-            case "X", "x":
+            case 0x30...0x39: // "0"..."9"
+                value = UInt8(scalar.value - 0x30)
+            case 0x58, 0x78: // "X", "x"
                 value = 10
             default:
-                throw ISBNError(.unexpectedCharacter(character, position: position))
+                throw ISBNError(.unexpectedCharacter(scalar, position: position))
             }
             // An X followed by anything significant is not a check digit.
             if let xPosition { throw ISBNError(.checkDigitXNotLast(position: xPosition)) }
@@ -96,9 +102,11 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         return text((digits + [checkDigit13(digits)])[...])
     }
 
+    /// `isbn13` is always thirteen ASCII digits (only `init(parsing:)` makes one); the
+    /// subtraction wraps rather than traps all the same, so no text can stop the process here.
     static func isbn10(fromISBN13 isbn13: String) -> String? {
-        guard isbn13.hasPrefix("978") else { return nil }
-        let body = isbn13.utf8.dropFirst(3).prefix(9).map { $0 - UInt8(ascii: "0") }
+        guard isbn13.utf8.starts(with: "978".utf8) else { return nil }
+        let body = isbn13.utf8.dropFirst(3).prefix(9).map { $0 &- UInt8(ascii: "0") }
         return text((body + [checkDigit10(body)])[...])
     }
 }
@@ -107,8 +115,9 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
 public struct ISBNError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         case empty
-        /// `position` is 1-based, counted in characters of the input as sent.
-        case unexpectedCharacter(Character, position: Int)
+        /// `position` is 1-based, counted in Unicode scalars of the input as sent (after
+        /// percent-decoding), so a combining mark has a position of its own.
+        case unexpectedCharacter(Unicode.Scalar, position: Int)
         /// An `X` anywhere but as the last character of a ten-digit ISBN.
         case checkDigitXNotLast(position: Int)
         case wrongLength(digits: Int)
@@ -137,13 +146,11 @@ public struct ISBNError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Printable ASCII as `'c'`; anything else as `U+XXXX`, so control characters and lookalikes
-    /// (a full-width digit, a non-breaking space) are visible in the message.
-    private static func show(_ c: Character) -> String {
-        if let ascii = c.asciiValue, ascii > 0x20, ascii < 0x7F { return "'\(c)'" }
-        return c.unicodeScalars.map { scalar -> String in
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        }.joined(separator: " ")
+    /// Printable ASCII as `'c'`; anything else as `U+XXXX`, so control characters, combining
+    /// marks and lookalikes (a full-width digit, a non-breaking space) are visible in the message.
+    private static func show(_ scalar: Unicode.Scalar) -> String {
+        if scalar.value > 0x20, scalar.value < 0x7F { return "'\(Character(scalar))'" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.utf8.count)) + hex
     }
 }

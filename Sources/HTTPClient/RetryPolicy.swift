@@ -35,7 +35,7 @@ public enum RetryPolicy {
     /// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; nil when unparsable.
     public static func retryAfterSeconds(_ value: String, now: Date) -> Double? {
         let value = value.trimmingCharacters(in: .whitespaces)
-        if !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
+        if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { // bytes: "1" U+0301 is one Character
             return Double(value)
         }
         guard let date = parseHTTPDate(value) else { return nil }

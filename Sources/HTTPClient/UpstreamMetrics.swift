@@ -39,8 +39,8 @@ public final class UpstreamMetrics: Sendable {
     /// Counts one attempt; `CurlHTTPClient` calls it, and so may other clients sharing the table.
     public func record(provider: String, outcome: String, seconds: Double) {
         let histogram = providers.withLock { table in
-            table[provider, default: Provider()].outcomes[outcome, default: 0] += 1
-            return table[provider]!.latency
+            table[provider, default: Provider()].outcomes[outcome, default: 0] &+= 1
+            return table[provider, default: Provider()].latency // present: the line above stored it
         }
         histogram.record(seconds: seconds)
     }

@@ -60,7 +60,7 @@ public struct HTTPRequest: Sendable {
 
     /// The first value of the query parameter `name`, if present.
     public func query(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
+        queryItems.first { $0.name.utf8.elementsEqual(name.utf8) }?.value // bytes: "\u{212A}" == "K" as Strings
     }
 
     static func splitTarget(_ target: String) -> (path: String, query: String) {

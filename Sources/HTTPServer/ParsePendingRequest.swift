@@ -10,6 +10,7 @@ struct PendingRequest {
     var fieldCount = 0
 
     var hostCount = 0
+    var authorizationCount = 0
     var contentLength: Int?
     var sawTransferEncoding = false
     var transferCodingCount = 0
@@ -51,6 +52,13 @@ struct PendingRequest {
             }
             if !HostValidator.isValid(value) {
                 return .badRequest("The Host field is not a valid host[:port] (RFC 9110 §7.2)")
+            }
+        case 13 where name.equalsLowercase("authorization"):
+            // A singleton field (RFC 9110 §11.6.2): with two, which credentials count depends
+            // on which one a component reads, so neither is guessed.
+            authorizationCount += 1
+            if authorizationCount > 1 {
+                return .badRequest("More than one Authorization field; send the credentials once (RFC 9110 §11.6.2)")
             }
         case 14 where name.equalsLowercase("content-length"):
             return interpretContentLength(value)

@@ -126,12 +126,12 @@ public struct Router: Sendable {
             return handler(request, params)
         case let .methodNotAllowed(allow):
             var response = Problem(status: .methodNotAllowed,
-                                   detail: "\(request.method) is not allowed on \(request.path); allowed: \(allow.joined(separator: ", ")).").response
+                                   detail: "\(EchoedInput.clipped(request.method)) is not allowed on \(EchoedInput.clipped(request.path, limit: 200)); allowed: \(allow.joined(separator: ", ")).").response
             response.headers.set("Allow", allow.joined(separator: ", "))
             return .ready(response)
         case .notFound:
             return .ready(Problem(status: .notFound, slug: "not-found",
-                                  detail: "No route matches \(request.path).").response)
+                                  detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).").response)
         }
     }
 
@@ -156,15 +156,19 @@ public struct Router: Sendable {
         var literals = 0
         for (seg, actual) in zip(pattern, path) {
             switch seg {
+            // Bytes, not `Character`s: the parser admits only ASCII in a path, and a segment
+            // compared by grapheme cluster could still differ in length from its bytes.
             case let .literal(lit):
-                guard actual == lit else { return nil }
+                guard actual.utf8.elementsEqual(lit.utf8) else { return nil }
                 literals += 1
             case let .parameter(name, prefix, suffix):
-                guard actual.count >= prefix.count + suffix.count,
-                      actual.hasPrefix(prefix), actual.hasSuffix(suffix) else { return nil }
-                let inner = actual.dropFirst(prefix.count).dropLast(suffix.count)
-                guard !inner.isEmpty else { return nil }
-                values[name] = QueryString.percentDecode(inner.utf8, plusIsSpace: false)
+                let bytes = actual.utf8
+                let prefixBytes = prefix.utf8, suffixBytes = suffix.utf8
+                guard bytes.count > prefixBytes.count + suffixBytes.count,
+                      bytes.starts(with: prefixBytes),
+                      bytes.reversed().starts(with: suffixBytes.reversed()) else { return nil }
+                let inner = bytes.dropFirst(prefixBytes.count).dropLast(suffixBytes.count)
+                values[name] = QueryString.percentDecode(inner, plusIsSpace: false)
             }
         }
         return (RouteParameters(values), literals)

@@ -59,11 +59,11 @@ public enum CoinDeskBPIRenderer {
         w.key("disclaimer"); w.string(disclaimer(source: table.source))
         if shape == .headline { w.key("chartName"); w.string("Bitcoin") }
         w.key("bpi"); w.raw("{")
-        for (n, code) in codes.enumerated() {
-            let rateCode = CoinDeskCodes.rateCode(code)
-            let currency = CurrencyDirectory.currency(rateCode, in: table)
-            // Callers pass only codes the table quotes (checked above).
-            let rate = DecimalText.rounded(table.rate(rateCode) ?? 0, scale: decimals)
+        // Codes the table does not quote are skipped (callers already checked; never a trap).
+        let quotedCodes = codes.compactMap { code in table.rate(CoinDeskCodes.rateCode(code)).map { (code, $0) } }
+        for (n, (code, quoted)) in quotedCodes.enumerated() {
+            let currency = CurrencyDirectory.currency(CoinDeskCodes.rateCode(code), in: table)
+            let rate = DecimalText.rounded(quoted, scale: decimals)
             w.key(code, first: n == 0)
             w.raw("{")
             w.key("code", first: true); w.string(code)

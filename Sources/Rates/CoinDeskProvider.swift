@@ -34,19 +34,26 @@ public struct CoinDeskProvider: RatesProvider {
         var builder = RateTableBuilder()
         for (rawCode, value) in bpi {
             guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
-            let entry = try d.object(value, "bpi.\(rawCode)")
-            builder.add(code, rate: try rate(entry, path: "bpi.\(rawCode)", d))
+            let entry: [String: JSONValue]
+            do {
+                entry = try d.object(value, "bpi.\(rawCode)")
+                let (rate, field) = try rate(entry, path: "bpi.\(rawCode)", d)
+                builder.add(code, rate: rate, field: field, provider: name)
+            } catch {
+                builder.unusable(code, error)
+                continue
+            }
             builder.describe(code, name: string(entry["description"]), symbol: string(entry["symbol"]).map(HTMLEntities.decode))
         }
         return try builder.build(updated: updated, source: name, emptyPath: "bpi")
     }
 
-    private func rate(_ entry: [String: JSONValue], path: String, _ d: UpstreamDecoding) throws(UpstreamError) -> Decimal {
+    private func rate(_ entry: [String: JSONValue], path: String, _ d: UpstreamDecoding) throws(UpstreamError) -> (Decimal, field: String) {
         if let value = entry["rate_float"] {
             switch value {
             case let .number(text), let .string(text):
                 guard let rate = DecimalText.parse(text) else { throw d.invalid("\(path).rate_float", "is not a number") }
-                return rate
+                return (rate, "\(path).rate_float")
             default:
                 throw d.wrongType("\(path).rate_float", expected: "a number", got: value)
             }
@@ -56,7 +63,7 @@ public struct CoinDeskProvider: RatesProvider {
         guard let rate = DecimalText.parse(text.replacingOccurrences(of: ",", with: "")) else {
             throw d.invalid("\(path).rate", "is not a decimal number")
         }
-        return rate
+        return (rate, "\(path).rate")
     }
 
     private func string(_ value: JSONValue?) -> String? {

@@ -49,9 +49,9 @@ public struct CoinGeckoProvider: RatesProvider {
         for (rawCode, value) in bitcoin {
             guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
             let path = "bitcoin.\(rawCode)"
-            guard case let .number(text) = value else { throw d.wrongType(path, expected: "a number", got: value) }
-            guard let rate = DecimalText.parse(text) else { throw d.invalid(path, "is out of range") }
-            builder.add(code, rate: rate)
+            guard case let .number(text) = value else { builder.unusable(code, d.wrongType(path, expected: "a number", got: value)); continue }
+            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is out of range")); continue }
+            builder.add(code, rate: rate, field: path, provider: name)
         }
         return try builder.build(updated: updated, source: name, emptyPath: "bitcoin")
     }

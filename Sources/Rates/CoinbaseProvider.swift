@@ -27,7 +27,7 @@ public struct CoinbaseProvider: RatesProvider {
         let data = try d.object(root["data"], "data")
         if let currency = data["currency"] {
             guard case let .string(code) = currency else { throw d.wrongType("data.currency", expected: "a string", got: currency) }
-            guard code.uppercased() == "BTC" else { throw d.invalid("data.currency", "is \"\(code)\", expected \"BTC\"") }
+            guard CurrencyCode.normalize(code) == "BTC" else { throw d.invalid("data.currency", "is \"\(code)\", expected \"BTC\"") }
         }
         let rates = try d.object(data["rates"], "data.rates")
         var builder = RateTableBuilder()
@@ -38,10 +38,10 @@ public struct CoinbaseProvider: RatesProvider {
             switch value {
             case let .string(s): text = s
             case let .number(n): text = n
-            default: throw d.wrongType(path, expected: "a decimal string", got: value)
+            default: builder.unusable(code, d.wrongType(path, expected: "a decimal string", got: value)); continue
             }
-            guard let rate = DecimalText.parse(text) else { throw d.invalid(path, "is not a decimal number") }
-            builder.add(code, rate: rate)
+            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is not a decimal number")); continue }
+            builder.add(code, rate: rate, field: path, provider: name)
         }
         return try builder.build(updated: fetchedAt, source: name, emptyPath: "data.rates")
     }

@@ -1,4 +1,5 @@
 import Cache
+import HTTPClient
 import Foundation
 
 /// One upstream snapshot of Bitcoin's price in every currency the provider quotes.
@@ -19,33 +20,43 @@ public struct RateTable: CacheValue, Equatable {
     public let upstreamCurrencies: [String: Currency]
     /// `rates`' keys in ascending order: the order every listing is rendered in.
     public let codes: [String]
+    /// Currencies the provider listed with an unusable value (zero, negative, not a number…),
+    /// each with the error naming the provider and the field. They are not in `rates`; a
+    /// request naming one is a 502, not a 404 (see `RateTableBuilder`).
+    public let unavailable: [String: UpstreamError]
 
     public let cacheValidator: String
     public let cacheCost: Int
 
-    public init(rates: [String: Decimal], updated: Int64, source: String, upstreamCurrencies: [String: Currency] = [:]) {
+    public init(rates: [String: Decimal], updated: Int64, source: String, upstreamCurrencies: [String: Currency] = [:],
+                unavailable: [String: UpstreamError] = [:]) {
         var rates = rates
         rates["BTC"] = 1
         self.rates = rates
         self.updated = updated
         self.source = source
         self.upstreamCurrencies = upstreamCurrencies
-        self.codes = rates.keys.sorted()
+        self.unavailable = unavailable.filter { rates[$0.key] == nil }
+        let sortedRates = rates.sorted { $0.key < $1.key }
+        self.codes = sortedRates.map(\.key)
         var hasher = FNV1a64()
         hasher.combine(source)
         hasher.combine(String(updated))
-        for code in codes {
+        for (code, rate) in sortedRates {
             hasher.combine(code)
-            hasher.combine(rates[code]!.description)
+            hasher.combine(rate.description)
         }
-        for code in upstreamCurrencies.keys.sorted() {
-            let c = upstreamCurrencies[code]!
+        for (code, c) in upstreamCurrencies.sorted(by: { $0.key < $1.key }) {
             hasher.combine(code)
             hasher.combine(c.name)
             hasher.combine(c.symbol ?? "")
         }
+        for (code, error) in self.unavailable.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(code)
+            hasher.combine(error.detail)
+        }
         self.cacheValidator = hasher.hex
-        self.cacheCost = 128 + codes.count * 64 + upstreamCurrencies.count * 96
+        self.cacheCost = 128 + codes.count * 64 + upstreamCurrencies.count * 96 + self.unavailable.count * 96
     }
 
     /// Units of `code` one BTC buys, if the table quotes it.

@@ -1,3 +1,5 @@
+import HTTPClient
+
 /// A client mistake in a rates request, as the HTTP layer needs it: malformed input (400)
 /// or a well-formed code the current table does not quote (404). `detail` names the input.
 public struct RatesInputError: Error, Sendable, Equatable {
@@ -6,17 +8,23 @@ public struct RatesInputError: Error, Sendable, Equatable {
         case malformed
         /// 404: a well-formed code the table does not quote.
         case unknownCurrency
+        /// 502: the provider listed the currency with an unusable value (`upstream` says which
+        /// provider and field).
+        case unavailableCurrency
     }
 
     public var kind: Kind
     /// Stable problem slug (`invalid-currency-code`, `invalid-amount`, `unknown-currency`).
     public var slug: String
     public var detail: String
+    /// For `.unavailableCurrency`: the decoding error naming the provider and the field.
+    public var upstream: UpstreamError?
 
-    public init(kind: Kind, slug: String, detail: String) {
+    public init(kind: Kind, slug: String, detail: String, upstream: UpstreamError? = nil) {
         self.kind = kind
         self.slug = slug
         self.detail = detail
+        self.upstream = upstream
     }
 
     static func malformedCode(_ parameter: String, _ value: String) -> RatesInputError {
@@ -31,8 +39,18 @@ public struct RatesInputError: Error, Sendable, Equatable {
                                detail: "Unknown \(noun) \(list): see /v1/currencies for the codes the current rates cover.")
     }
 
-    /// Echoed input is clipped so a 4 KiB query cannot make a 4 KiB error.
+    /// `code` is in the table's provider answer but its value is unusable (`error` names the
+    /// provider and the field): a 502, as for any other malformed upstream answer.
+    static func unavailable(_ code: String, _ error: UpstreamError) -> RatesInputError {
+        RatesInputError(kind: .unavailableCurrency, slug: "upstream-failed",
+                        detail: "\(code) is unavailable: \(error.description)", upstream: error)
+    }
+
+    /// Echoed input is clipped so a 4 KiB query cannot make a 4 KiB error. Counted in Unicode
+    /// scalars (as `EchoedInput.clipped` does for the HTTP layer, which this module does not
+    /// import): one grapheme cluster (a letter and 4,000 combining marks) is one `Character`.
     static func clip(_ value: String) -> String {
-        value.count <= 40 ? value : String(value.prefix(40)) + "…"
+        guard value.unicodeScalars.count > 40 else { return value }
+        return String(String.UnicodeScalarView(value.unicodeScalars.prefix(40))) + "…"
     }
 }

@@ -58,10 +58,13 @@ public enum RatesInput {
     public static func symbols(_ value: String?) throws(RatesInputError) -> [String]? {
         guard let value else { return nil }
         var codes = Set<String>()
-        for item in value.split(separator: ",") {
-            let trimmed = item.trimmingCharacters(in: .whitespaces)
+        // Split and trimmed as bytes: `,` or a space followed by a combining mark is one
+        // `Character`, which a `Character` split would neither split at nor trim.
+        for item in value.utf8.split(separator: UInt8(ascii: ",")) {
+            let trimmed = item.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
             if trimmed.isEmpty { continue }
-            guard let code = CurrencyCode.normalize(trimmed) else { throw RatesInputError.malformedCode("symbols item", String(trimmed)) }
+            let text = String(decoding: trimmed, as: UTF8.self)
+            guard let code = CurrencyCode.normalize(text) else { throw RatesInputError.malformedCode("symbols item", text) }
             codes.insert(code)
             if codes.count > maxSymbols {
                 throw RatesInputError(kind: .malformed, slug: "invalid-symbols", detail: "symbols lists more than \(maxSymbols) codes.")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// Renders almanac's own rates JSON (API.md §3) from a table, with keys in the documented
 /// order and currencies sorted by code. Unknown codes throw `RatesInputError` (404).
@@ -15,10 +16,21 @@ public enum RatesRenderer {
         }
     }
 
+    /// Every code must be quoted by `table`: a code the provider never listed is a 404 (all
+    /// of them named); failing that, one it listed with an unusable value is a 502 naming the
+    /// provider and the field (`RateTable.unavailable`).
     static func requireKnown(_ codes: [String], in table: RateTable) throws(RatesInputError) {
         var unknown: [String] = []
-        for code in codes where table.rate(code) == nil && !unknown.contains(code) { unknown.append(code) }
+        var unavailable: (code: String, error: UpstreamError)?
+        for code in codes where table.rate(code) == nil {
+            if let error = table.unavailable[code] {
+                if unavailable == nil { unavailable = (code, error) }
+            } else if !unknown.contains(code) {
+                unknown.append(code)
+            }
+        }
         if !unknown.isEmpty { throw RatesInputError.unknown(unknown) }
+        if let unavailable { throw RatesInputError.unavailable(unavailable.code, unavailable.error) }
     }
 
     /// `{"base","updated","source","rates":{"USD":{"code","name","symbol","rate"},…}}`
@@ -38,11 +50,18 @@ public enum RatesRenderer {
             w.key("code", first: true); w.string(code)
             w.key("name"); w.string(currency.name)
             w.key("symbol"); w.optionalString(currency.symbol)
-            w.key("rate"); w.number(CrossRate.served(table, base: base, code: code)!)
+            w.key("rate"); w.number(try served(table, base: base, code: code))
             w.raw("}")
         }
         w.raw("}}")
         return w.bytes
+    }
+
+    /// The served cross rate; `requireKnown` ran first, so a nil (a code the table lacks) is
+    /// answered as the 404 it would be rather than trapped on.
+    static func served(_ table: RateTable, base: String, code: String) throws(RatesInputError) -> Decimal {
+        guard let rate = CrossRate.served(table, base: base, code: code) else { throw RatesInputError.unknown([base, code]) }
+        return rate
     }
 
     /// `{"base","code","name","symbol","rate","updated","source"}`
@@ -55,7 +74,7 @@ public enum RatesRenderer {
         w.key("code"); w.string(code)
         w.key("name"); w.string(currency.name)
         w.key("symbol"); w.optionalString(currency.symbol)
-        w.key("rate"); w.number(CrossRate.served(table, base: base, code: code)!)
+        w.key("rate"); w.number(try served(table, base: base, code: code))
         w.key("updated"); w.string(TimestampText.iso8601UTC(table.updated))
         w.key("source"); w.string(table.source)
         w.raw("}")
@@ -70,8 +89,9 @@ public enum RatesRenderer {
         w.key("from", first: true); w.string(from)
         w.key("to"); w.string(to)
         w.key("amount"); w.number(amount)
-        w.key("rate"); w.number(CrossRate.served(table, base: from, code: to)!)
-        w.key("result"); w.number(CrossRate.convert(table, amount: amount, from: from, to: to)!)
+        w.key("rate"); w.number(try served(table, base: from, code: to))
+        guard let result = CrossRate.convert(table, amount: amount, from: from, to: to) else { throw RatesInputError.unknown([from, to]) }
+        w.key("result"); w.number(result)
         w.key("updated"); w.string(TimestampText.iso8601UTC(table.updated))
         w.key("source"); w.string(table.source)
         w.raw("}")

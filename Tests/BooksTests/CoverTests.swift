@@ -107,6 +107,19 @@ import Testing
     }
 }
 
+/// A cover's Content-Type is vetted byte by byte.
+@Suite struct CoverMediaTypeTests {
+    @Test func onlyPlainASCIIImageTypesPass() {
+        #expect(CoverMediaType.imageType("IMAGE/PNG; charset=x") == "image/png")
+        #expect(CoverMediaType.imageType(" image/jpeg ") == "image/jpeg")
+        #expect(CoverMediaType.imageType("image/vnd.microsoft.icon") == "image/vnd.microsoft.icon")
+        for refused in ["image/", "image/svg+xml", "IMAGE/SVG+XML", "text/html", "image/jpe\u{301}g", "image\u{301}/png",
+                        "image/\u{FF50}ng", "image/png\u{200D}", "image/\u{212A}", "image /png", nil] as [String?] {
+            #expect(CoverMediaType.imageType(refused) == nil, "\(String(describing: refused))")
+        }
+    }
+}
+
 @Suite struct CoverHostPolicyTests {
     private func entry(_ host: String, _ port: Int = 443, scheme: String = "https", subdomains: Bool = false) -> HostPolicy.Entry {
         HostPolicy.Entry(scheme: scheme, host: host, port: port, includesSubdomains: subdomains)

@@ -60,6 +60,32 @@ import Testing
         }
     }
 
+    /// A digit followed by a combining mark, joiner or modifier is one `Character` that a
+    /// `"0"..."9"` range accepts but that has no ASCII value: this trapped the process
+    /// (`asciiValue!`). Parsed by Unicode scalar, the mark is an unexpected character at its
+    /// own position; non-ASCII digits are never digits.
+    @Test(arguments: [
+        ("978076790817\u{301}", "unexpected character U+0301 at position 13"),
+        ("030640615\u{308}2", "unexpected character U+0308 at position 10"),
+        ("97803064061\u{200D}57", "unexpected character U+200D at position 12"),
+        ("978030640615\u{FE0F}\u{20E3}7", "unexpected character U+FE0F at position 13"),
+        ("978030640615\u{20E3}", "unexpected character U+20E3 at position 13"),
+        ("9780306406157\u{1F3FB}", "unexpected character U+1F3FB at position 14"),
+        ("\u{FF19}780306406157", "unexpected character U+FF19 at position 1"),
+        ("978030640615\u{661}", "unexpected character U+0661 at position 13"),
+        ("978030640615\u{967}", "unexpected character U+0967 at position 13"),
+        ("\u{200F}9780306406157", "unexpected character U+200F at position 1"),
+        ("9780306406157\u{202E}", "unexpected character U+202E at position 14"),
+        ("020161622X\u{301}", "unexpected character U+0301 at position 11"),
+        ("020161622\u{301}X", "unexpected character U+0301 at position 10"),
+        ("-\u{301}0306406152", "unexpected character U+0301 at position 2"),
+        (" \u{301}0306406152", "unexpected character U+0301 at position 2"),
+        ("978030640615\u{FFFD}\u{FFFD}", "unexpected character U+FFFD at position 13"),
+    ])
+    func hostileScalarsAreUnexpectedCharacters(input: String, reason: String) {
+        invalid(input: input, reason: reason)
+    }
+
     @Test func longInputIsCountedNotStored() {
         let long = String(repeating: "9", count: 10_000)
         #expect(throws: ISBNError(.wrongLength(digits: 10_000))) { try ISBN(parsing: long) }

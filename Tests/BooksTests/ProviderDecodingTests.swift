@@ -25,6 +25,19 @@ import Testing
         #expect(book?.pageCount == 352)
     }
 
+    /// Identifiers are compared as bytes: `-` or a digit followed by a combining mark is not
+    /// the ISBN asked for, however a `Character` comparison would see it.
+    @Test func identifiersAreComparedAsBytes() throws {
+        #expect(GoogleBooksProvider.normalized("0-201-61622-x") == Array("020161622X".utf8))
+        #expect(GoogleBooksProvider.normalized(" 978-0201616224 ") == Array("9780201616224".utf8))
+        for hostile in ["978020161622\u{0301}4", "9780201616224\u{0308}", "978-\u{0301}0201616224", "97802016162\u{FF12}4"] {
+            let json = Fixtures.googlePragmatic
+                .replacingOccurrences(of: #""identifier": "9780201616224""#, with: #""identifier": "\#(hostile)""#)
+                .replacingOccurrences(of: #""identifier": "020161622X""#, with: #""identifier": "\#(hostile)""#)
+            #expect(try google.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13)) == nil, "\(hostile)")
+        }
+    }
+
     @Test func thumbnailIsUpgradedToHTTPS() throws {
         let book = try google.decode(Array(Fixtures.googlePragmatic.utf8), isbn: isbn(Fixtures.pragmatic13))
         #expect(book?.coverURL == "https://books.google.com/books/content?id=5wBQEp6ruIAC&printsec=frontcover&img=1&zoom=1&source=gbs_api")

@@ -16,6 +16,24 @@ import Testing
         #expect(r.headers.fields.map(\.name) == ["Host", "X-B", "x-b", "X-C"])
     }
 
+    /// Authorization is a singleton (RFC 9110 §11.6.2): two of them, in any case or order,
+    /// are a 400 naming the field, so no component can pick a different one than another.
+    @Test func authorizationMoreThanOnceIs400() throws {
+        #expect(errorCode("GET / HTTP/1.1\nHost: a\nAuthorization: Bearer x\nAuthorization: Bearer y\n\n") == 400)
+        #expect(errorCode("GET / HTTP/1.1\nHost: a\nauthorization: Bearer x\nX-A: 1\nAUTHORIZATION: Bearer x\n\n") == 400)
+        let e = try #require(parseError("GET / HTTP/1.1\nHost: a\nAuthorization: a\nAuthorization: a\n\n"))
+        #expect(e.detail.contains("Authorization"))
+        let (once, _) = try #require(firstRequest("GET / HTTP/1.1\nHost: a\nAuthorization: Bearer x\n\n"))
+        #expect(once.headers["Authorization"] == "Bearer x")
+        // The count starts again with each request on a connection.
+        var parser = RequestParser()
+        parser.append(Array("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nAuthorization: b\r\n\r\n".utf8))
+        guard case .request = parser.next(), case let .request(second, _) = parser.next() else {
+            Issue.record("two pipelined requests with one Authorization each were not both accepted"); return
+        }
+        #expect(second.headers["Authorization"] == "b")
+    }
+
     @Test func obsTextIsAcceptedAndDecodedAsUTF8() throws {
         let (r, _) = try #require(firstRequest(Array("GET / HTTP/1.1\r\nHost: a\r\nX-Name: caf\u{E9}\r\n\r\n".utf8)))
         #expect(r.headers["X-Name"] == "caf\u{E9}")

@@ -22,6 +22,29 @@ import Testing
         return (resp.status.code, String(decoding: resp.body, as: UTF8.self), resp.headers)
     }
 
+    /// 404 and 405 details quote the path (and method) clipped, so an 8 KiB request line does
+    /// not come back as an 8 KiB problem; placeholders decode hostile bytes without trapping.
+    @Test func echoedPathAndMethodAreClipped() {
+        let long = "/" + String(repeating: "a", count: 6000)
+        let (status, text, _) = body("GET", long)
+        #expect(status == 404)
+        #expect(text.utf8.count < 600, "\(text.utf8.count) bytes")
+        let (status405, text405, _) = body(String(repeating: "X", count: 5000), "/admin/cache")
+        #expect(status405 == 405)
+        #expect(text405.utf8.count < 600, "\(text405.utf8.count) bytes")
+        let (okStatus, okText, _) = body("GET", "/v1/books/97%CC%81%C0%AF%FF")
+        #expect(okStatus == 200)
+        #expect(okText == "book:97\u{301}\u{FFFD}\u{FFFD}\u{FFFD}")
+    }
+
+    /// Query names match by bytes: U+212A KELVIN SIGN is canonically equal to "K" as a String.
+    @Test func queryNamesMatchByBytes() {
+        let request = HTTPRequest(method: "GET", target: "/x?%E2%84%AA=kelvin&K=k&b%CC%81ase=EUR")
+        #expect(request.query("K") == "k")
+        #expect(request.query("\u{212A}") == "kelvin")
+        #expect(request.query("base") == nil)
+    }
+
     @Test func literalAndParameterRoutes() {
         #expect(body("GET", "/v1/rates").1 == "all")
         #expect(body("GET", "/v1/rates/EUR?base=USD").1 == "one:EUR")

@@ -4,7 +4,8 @@
 //   only rates within 1e-30…1e30 (RateTableBuilder.usableRates), `codes` = sorted keys, and
 //   currencies only for quoted codes;
 // - every rate is exactly the value of an upstream entry for that code, and every upstream
-//   entry with a value in range is in the table (nothing invented, nothing lost);
+//   entry with a value in range is in the table (nothing invented, nothing lost), and every
+//   other one is marked unavailable with an error naming the provider and the field;
 // - `updated` is a date-time almanac can write as RFC 3339 (a four-digit year);
 // - the table renders (rates, a cross rate, convert, currencies, the CoinDesk BPI formats)
 //   to valid JSON, and base-BTC rates survive the Decimal → JSON text → Decimal trip exactly.
@@ -69,6 +70,13 @@ public enum RatesFuzz {
         }
         for (code, texts) in entries where code != "BTC" && table.rates[code] == nil {
             check(!texts.contains { usableRates.contains(DecimalText.parse($0) ?? 0) }, "usable entry \(code) \(texts) was dropped")
+            // Dropped, but not forgotten: asking for it is a 502 naming the field, not a 404.
+            check(table.unavailable[code] != nil, "unusable entry \(code) \(texts) is not marked unavailable")
+        }
+        for (code, error) in table.unavailable {
+            check(table.rates[code] == nil, "\(code) is both quoted and unavailable")
+            check(error.provider == provider && error.kind == .malformed, "unavailable \(code): \(error)")
+            check(error.detail.contains("field ") && error.detail.uppercased().contains(code), "unavailable \(code) does not name its field: \(error.detail)")
         }
         for (code, currency) in table.upstreamCurrencies {
             check(table.rates[code] != nil, "currency \(code) described but not quoted")
