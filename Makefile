@@ -38,6 +38,9 @@ docker-deps:
 ## Test-only Python packages: forex-python (with requests, simplejson), whose BtcConverter the
 ## history end-to-end test drives against almanac. Installed only when not importable.
 test-deps:
+	@command -v jq >/dev/null && command -v curl >/dev/null || { \
+	  echo "installing jq curl (the README tour's commands)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl; }
 	@python3 -c "import forex_python.bitcoin, requests" 2>/dev/null || { \
 	  echo "installing forex-python (test dependency)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }; \
@@ -54,12 +57,14 @@ release: deps
 run: release
 	./.build/release/almanac serve --config $(CONFIG)
 
-## Every test (unit + end-to-end), the Docker runtime check, then every libFuzzer target for
+## Every test (unit + end-to-end), the README tour against `make demo`, the Docker runtime
+## check, then every libFuzzer target for
 ## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
 ## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
 test: deps test-deps docker-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	DEMO_BIN=.build/debug/almanac DEMO_SKIP_BUILD=1 python3 scripts/tour_test.py
 	$(SUDO) ./scripts/docker-check.sh
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 

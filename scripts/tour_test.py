@@ -51,12 +51,17 @@ def tour_commands(readme):
     section = text[start:end if end > 0 else len(text)]
     pairs = []
     for block in re.findall(r"```console\n(.*?)```", section, re.S):
-        command, output = None, []
+        command, output, continued = None, [], False
         for line in block.split("\n"):
-            if line.startswith("$ "):
+            if continued:
+                # A command continued with a trailing backslash, as a shell reads it.
+                command = command[:-1] + " " + line.strip()
+                continued = command.endswith("\\")
+            elif line.startswith("$ "):
                 if command is not None:
                     pairs.append((command, "\n".join(output).rstrip("\n")))
                 command, output = line[2:], []
+                continued = command.endswith("\\")
             elif command is not None:
                 output.append(line)
         if command is not None:
@@ -112,7 +117,7 @@ def main():
             if record:
                 print(f"$ {command}\n{actual}\n")
                 continue
-            if matches(expected, actual):
+            if matches(expected.replace("localhost:8080", f"localhost:{port}"), actual):
                 passed += 1
             else:
                 failed += 1
