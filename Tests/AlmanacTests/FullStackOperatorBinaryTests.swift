@@ -1,0 +1,114 @@
+import Foundation
+import HTTPClientTestSupport
+import Testing
+@testable import Almanac
+
+extension FullStackTests.Binary {
+    /// Configuration errors from the real executable say how to fix them.
+    @Test func configurationErrorsSayHowToFixThem() async throws {
+        let typo = try await AlmanacBinary.run(["check-config"], environment: ["ALMANAC_SERVER_PROT": "8081"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("ALMANAC_SERVER_PROT: unknown environment variable") && typo.stderr.contains("did you mean ALMANAC_SERVER_PORT?"),
+                "\(typo.stderr)")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-config-dir-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dir = try await AlmanacBinary.run(["check-config", "--config", directory.path])
+        #expect(dir.status == 2)
+        #expect(dir.stderr.contains("is a directory, not a file") && !dir.stderr.contains("NSCocoaErrorDomain"), "\(dir.stderr)")
+
+        let file = directory.appendingPathComponent("almanac.json")
+        try Data("{\n  \"server\": {\n    \"port\": 80,,\n  }\n}\n".utf8).write(to: file)
+        let syntax = try await AlmanacBinary.run(["check-config", "--config", file.path])
+        #expect(syntax.status == 2)
+        #expect(syntax.stderr.contains("is not valid JSON: expected a member name at line 3, column 16"), "\(syntax.stderr)")
+
+        // A port another process holds: serve exits 1 naming the settings to change.
+        let holder = try AlmanacBinary.Spawned(["serve"], environment: [
+            "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(try freeLoopbackPort()),
+            "ALMANAC_LOG_LEVEL": "error",
+        ])
+        defer {
+            holder.kill()
+            holder.removeFiles()
+        }
+        let port = try #require(holder.process.environment?["ALMANAC_SERVER_PORT"])
+        let up = await eventually("the first instance answering", timeout: 30) {
+            guard let client = try? WireClient(port: Int(port) ?? 0, timeout: 5),
+                  (try? await client.request("GET", "/healthz")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200
+        }
+        try #require(up)
+        let busy = try await AlmanacBinary.run(["serve"], environment: ["ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": port])
+        #expect(busy.status == 1)
+        #expect(busy.stderr.contains("port \(port) on 127.0.0.1 is already in use") && busy.stderr.contains("server.port"), "\(busy.stderr)")
+    }
+
+    /// What a browser, a reverse proxy and an operator meet, against the real executable:
+    /// a CORS preflight, the client address from a trusted X-Forwarded-For, an upstream failure
+    /// logged at warn with the request id, and the whole-chain deadline.
+    @Test func browsersProxiesAndOperators() async throws {
+        let stub = try StubUpstream()
+        defer { stub.stop() }
+        FullStackFixtures.scriptAll(stub)
+        let port = try freeLoopbackPort()
+        let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
+            "ALMANAC_SERVER_HOST": "127.0.0.1",
+            "ALMANAC_SERVER_PORT": String(port),
+            "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "true",
+            "ALMANAC_LOG_LEVEL": "info",
+            "ALMANAC_UPSTREAM_RETRIES": "0",
+            "ALMANAC_UPSTREAM_TIMEOUT_MS": "2000",
+            "ALMANAC_UPSTREAM_REQUEST_DEADLINE_MS": "1000",
+            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
+            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
+            "ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL": stub.baseURL,
+            "ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL": stub.baseURL,
+            "ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": stub.baseURL,
+        ])
+        defer {
+            spawned.kill()
+            spawned.removeFiles()
+        }
+        let up = await eventually("/healthz answering 200", timeout: 30) {
+            guard let client = try? WireClient(port: port, timeout: 5),
+                  (try? await client.request("GET", "/healthz")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200
+        }
+        try #require(up, "stderr: \(spawned.stderr)")
+        let client = try WireClient(port: port, timeout: 15)
+
+        try await client.request("OPTIONS", "/v1/bpi/currentprice.json", extra: [
+            "Origin: https://widget.example", "Access-Control-Request-Method: GET",
+        ])
+        let preflight = try await client.readResponse()
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "*")
+        #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD")
+
+        try await client.request("GET", "/v1/rates/USD", extra: ["X-Forwarded-For: 203.0.113.9, 198.51.100.7", "X-Request-ID: via-proxy"])
+        #expect(try await client.readResponse().status == 200)
+        await eventually("the access line with the proxy's client address") {
+            spawned.stdout.split(separator: "\n").contains { $0.contains("\"via-proxy\"") && $0.contains("198.51.100.7") }
+        }
+
+        // Both providers hang: the client gets its answer by the chain's deadline (1 s), not after
+        // each provider's own timeout in turn (2 × 2 s).
+        stub.setFault(.hang)
+        try await client.request("GET", "/v1/books/\(FullStackFixtures.isbn13)", extra: ["X-Request-ID: hung-up"])
+        let started = Date()
+        let timedOut = try await client.readResponse()
+        let waited = Date().timeIntervalSince(started)
+        #expect(timedOut.status == 504, "\(timedOut.text)")
+        #expect(waited < 2.5, "waited \(waited) s: the deadline bounds the whole chain")
+        #expect(!timedOut.text.contains("127.0.0.1"), "no upstream address in a public error")
+        await eventually("a warn line per upstream failure with the request id") {
+            spawned.stdout.split(separator: "\n").contains {
+                $0.contains("\"level\":\"warn\"") && $0.contains("upstream failed") && $0.contains("\"hung-up\"")
+            }
+        }
+    }
+}
