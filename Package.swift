@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Cache"),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
-        .target(name: "Upstream", dependencies: ["HTTPClient"]),
+        .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"]),
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
         .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
@@ -65,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPClientTestSupport", "TestSupport"]),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),

@@ -27,7 +27,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", path: linked + "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPClient", dependencies: ["CCurl"], path: linked + "HTTPClient"),
-        .target(name: "Upstream", dependencies: ["HTTPClient"], path: linked + "Upstream"),
+        .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"], path: linked + "Upstream"),
         .target(name: "Cache", path: linked + "Cache"),
         .target(name: "Gzip", dependencies: ["CZlib"], path: linked + "Gzip"),
         .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),

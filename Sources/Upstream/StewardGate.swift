@@ -1,3 +1,4 @@
+import Cache
 import HTTPClient
 
 /// The steward's say over each attempt of a provider's GET (`AttemptGate`).
@@ -9,14 +10,18 @@ import HTTPClient
 ///   from each one; a token waited for by a caller that went away is given back.
 struct StewardGate: AttemptGate {
     let steward: Steward
-    /// A background cache refresh: never queues, never spends a provider's last token.
+    /// A background cache refresh: never queues, never spends a provider's last token. Also
+    /// true for any attempt made inside a cache's background refresh task
+    /// (`CacheRefresh.isBackground`), wherever the chain was built: history blocks are
+    /// refreshed by loads a foreground request's chain started.
     let background: Bool
 
     func admit(_ request: UpstreamRequest, attempt: Int, deadline: ContinuousClock.Instant) async throws -> any AttemptPermit {
         let provider = request.provider
         let left = (deadline - ContinuousClock.now).inSeconds
         let maxWait = attempt == 1 ? max(0, min(Double(steward.configuration.maxQueueMs) / 1000, left)) : 0
-        let ask = AdmissionRequest(maxWaitSeconds: maxWait, background: background, isRetry: attempt > 1)
+        let ask = AdmissionRequest(maxWaitSeconds: maxWait, background: background || CacheRefresh.isBackground,
+                                   isRetry: attempt > 1)
         switch await steward.state.admit(provider, ask, now: steward.now()) {
         case .skipped(let reason, let seconds):
             if attempt == 1 { steward.countSkip(provider, reason) }

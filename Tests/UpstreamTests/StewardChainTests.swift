@@ -1,3 +1,4 @@
+import Cache
 import HTTPClient
 import HTTPClientTestSupport
 import Synchronization
@@ -101,5 +102,19 @@ import Testing
         #expect(try await chain(steward, client: client).answer(background: true) == "B", "a's last token is kept")
         #expect(try await chain(steward, client: client).answer() == "A", "a foreground miss spends it")
         #expect(steward.skippedCounts()["a"]?[ProviderSkipped.Reason.budget] == 1)
+    }
+
+    /// A chain asked from inside a cache's background refresh (history blocks are refreshed by
+    /// loads that a foreground request's chain started) is treated as background too.
+    @Test func attemptsInsideACacheRefreshAreBackground() async throws {
+        let clock = ManualClock()
+        let client = StubHTTPClient { _ in StubHTTPClient.json("{}") }
+        let steward = steward(clock) { $0.budgets["a"] = ProviderBudget(maxRequestsPerSecond: 1, burst: 2) }
+        #expect(try await chain(steward, client: client).answer() == "A")
+        let refreshed = try await CacheRefresh.$isBackground.withValue(true) {
+            try await chain(steward, client: client).answer()
+        }
+        #expect(refreshed == "B", "inside a refresh, a's last token is kept for foreground misses")
+        #expect(try await chain(steward, client: client).answer() == "A")
     }
 }
