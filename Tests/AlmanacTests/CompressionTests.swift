@@ -135,10 +135,7 @@ extension FullStackTests.Binary {
         let stub = try StubUpstream()
         defer { stub.stop() }
         CompressionTests.scriptLargeTable(stub)
-        let port = try freeLoopbackPort()
-        let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
-            "ALMANAC_SERVER_HOST": "127.0.0.1",
-            "ALMANAC_SERVER_PORT": String(port),
+        let (spawned, port) = try await AlmanacBinary.serving([
             "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
             "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
         ])
@@ -146,13 +143,6 @@ extension FullStackTests.Binary {
             spawned.kill()
             spawned.removeFiles()
         }
-        let up = await eventually("/healthz answering 200", timeout: 30) {
-            guard let client = try? WireClient(port: port, timeout: 5),
-                  (try? await client.request("GET", "/healthz")) != nil,
-                  let r = try? await client.readResponse() else { return false }
-            return r.status == 200
-        }
-        try #require(up, "stderr: \(spawned.stderr)")
         let client = try WireClient(port: port, timeout: 15)
         try await client.request("GET", "/v1/rates", extra: ["Accept-Encoding: gzip"])
         let zipped = try await client.readResponse()

@@ -109,6 +109,29 @@ enum AlmanacBinary {
         return up
     }
 
+    /// `almanac serve` on a free 127.0.0.1 port with `environment` added, once `/healthz`
+    /// answers 200 (30 s at most; the test fails with the child's stderr otherwise). The
+    /// caller kills and cleans up the returned process.
+    static func serving(_ environment: [String: String]) async throws -> (spawned: Spawned, port: Int) {
+        let port = try freeLoopbackPort()
+        let spawned = try Spawned(["serve"], environment: environment.merging([
+            "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
+        ]) { _, fixed in fixed })
+        let up = await eventually("/healthz answering 200", timeout: 30) {
+            guard let client = try? WireClient(port: port, timeout: 5),
+                  (try? await client.request("GET", "/healthz")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200
+        }
+        guard up else {
+            let stderr = spawned.stderr
+            spawned.kill()
+            spawned.removeFiles()
+            throw WireClient.Failure(description: "almanac serve did not come up: \(stderr)")
+        }
+        return (spawned, port)
+    }
+
     /// Runs the binary to completion (bounded) and returns its status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> (status: Int32?, stdout: String, stderr: String) {

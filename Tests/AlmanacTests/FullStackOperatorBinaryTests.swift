@@ -25,22 +25,12 @@ extension FullStackTests.Binary {
         #expect(syntax.stderr.contains("is not valid JSON: expected a member name at line 3, column 16"), "\(syntax.stderr)")
 
         // A port another process holds: serve exits 1 naming the settings to change.
-        let holder = try AlmanacBinary.Spawned(["serve"], environment: [
-            "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(try freeLoopbackPort()),
-            "ALMANAC_LOG_LEVEL": "error",
-        ])
+        let (holder, held) = try await AlmanacBinary.serving(["ALMANAC_LOG_LEVEL": "error"])
         defer {
             holder.kill()
             holder.removeFiles()
         }
-        let port = try #require(holder.process.environment?["ALMANAC_SERVER_PORT"])
-        let up = await eventually("the first instance answering", timeout: 30) {
-            guard let client = try? WireClient(port: Int(port) ?? 0, timeout: 5),
-                  (try? await client.request("GET", "/healthz")) != nil,
-                  let r = try? await client.readResponse() else { return false }
-            return r.status == 200
-        }
-        try #require(up)
+        let port = String(held)
         let busy = try await AlmanacBinary.run(["serve"], environment: ["ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": port])
         #expect(busy.status == 1)
         #expect(busy.stderr.contains("port \(port) on 127.0.0.1 is already in use") && busy.stderr.contains("server.port"), "\(busy.stderr)")
@@ -53,10 +43,7 @@ extension FullStackTests.Binary {
         let stub = try StubUpstream()
         defer { stub.stop() }
         FullStackFixtures.scriptAll(stub)
-        let port = try freeLoopbackPort()
-        let spawned = try AlmanacBinary.Spawned(["serve"], environment: [
-            "ALMANAC_SERVER_HOST": "127.0.0.1",
-            "ALMANAC_SERVER_PORT": String(port),
+        let (spawned, port) = try await AlmanacBinary.serving([
             "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "true",
             "ALMANAC_LOG_LEVEL": "info",
             "ALMANAC_UPSTREAM_RETRIES": "0",
@@ -72,13 +59,6 @@ extension FullStackTests.Binary {
             spawned.kill()
             spawned.removeFiles()
         }
-        let up = await eventually("/healthz answering 200", timeout: 30) {
-            guard let client = try? WireClient(port: port, timeout: 5),
-                  (try? await client.request("GET", "/healthz")) != nil,
-                  let r = try? await client.readResponse() else { return false }
-            return r.status == 200
-        }
-        try #require(up, "stderr: \(spawned.stderr)")
         let client = try WireClient(port: port, timeout: 15)
 
         try await client.request("OPTIONS", "/v1/bpi/currentprice.json", extra: [
