@@ -124,9 +124,11 @@ def main():
                 print(f"tour: MISMATCH for: $ {command}\n--- README shows:\n{expected}\n--- printed:\n{actual}\n"
                       f"--- stderr:\n{result.stderr}", file=sys.stderr)
     finally:
-        os.killpg(demo.pid, signal.SIGTERM)
         try:
+            os.killpg(demo.pid, signal.SIGTERM)
             demo.wait(timeout=20)
+        except ProcessLookupError:
+            pass  # the demo already ended (it printed why)
         except subprocess.TimeoutExpired:
             os.killpg(demo.pid, signal.SIGKILL)
     if not record:

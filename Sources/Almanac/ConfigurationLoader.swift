@@ -31,8 +31,11 @@ public enum ConfigurationLoader {
     /// Used when neither `--config` nor `ALMANAC_CONFIG` names a file, and only if it exists.
     public static let defaultPath = "config/almanac.json"
 
-    /// Environment variables with a meaning of their own besides the keys.
-    static let reservedEnvironment: Set<String> = ["ALMANAC_CONFIG"]
+    /// Environment variables with a meaning of their own besides the keys: `ALMANAC_CONFIG`
+    /// names the file; `ALMANAC_COMMIT` is read at build time (the commit `--version` prints;
+    /// the Makefile exports it), so a process started from `make` or a CI shell that still has
+    /// it must not be refused for it.
+    static let reservedEnvironment: Set<String> = ["ALMANAC_CONFIG", "ALMANAC_COMMIT"]
 
     public static func load(
         flags: ConfigurationFlags,

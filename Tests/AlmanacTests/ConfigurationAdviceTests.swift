@@ -93,3 +93,11 @@ import Testing
         #expect(errors.withLock { $0 }.contains { $0.contains("port \(port) on 127.0.0.1 is already in use") && $0.contains("server.port") })
     }
 }
+
+extension ConfigurationAdviceTests {
+    /// `make` exports ALMANAC_COMMIT for the build; `make run` and `make demo` start almanac
+    /// with it still set, which must not be a configuration error.
+    @Test func theBuildTimeCommitVariableIsNotAConfigurationKey() {
+        #expect(problems(env: ["ALMANAC_COMMIT": "1a2b3c4d5e6f-dirty"]).isEmpty)
+    }
+}
