@@ -46,8 +46,8 @@ public enum TimestampText {
             i += width
             return value
         }
-        func expect(_ c: Character) -> Bool {
-            guard i < b.count, b[i] == c.asciiValue! else { return false }
+        func expect(_ c: Unicode.Scalar) -> Bool {
+            guard i < b.count, b[i] == UInt8(ascii: c) else { return false }
             i += 1
             return true
         }
