@@ -49,6 +49,8 @@ extension FullStackTests.Binary {
             "ALMANAC_UPSTREAM_RETRIES": "0",
             "ALMANAC_UPSTREAM_TIMEOUT_MS": "2000",
             "ALMANAC_UPSTREAM_REQUEST_DEADLINE_MS": "1000",
+            "ALMANAC_RATES_TTL_SECONDS": "1",
+            "ALMANAC_RATES_STALE_SECONDS": "60",
             "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
             "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
             "ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL": stub.baseURL,
@@ -74,6 +76,21 @@ extension FullStackTests.Binary {
         await eventually("the access line with the proxy's client address") {
             spawned.stdout.split(separator: "\n").contains { $0.contains("\"via-proxy\"") && $0.contains("198.51.100.7") }
         }
+
+        // The rates providers say stop (429): the cooldown is logged once; the cached table goes
+        // stale, its refresh fails, and the stale table keeps being served with one warn line.
+        stub.route(FullStackFixtures.coinbasePath, StubResponse(status: 429, headers: [("Retry-After", "30")], body: Array("{}".utf8)))
+        stub.route(FullStackFixtures.coingeckoPath, StubResponse(status: 429, headers: [("Retry-After", "30")], body: Array("{}".utf8)))
+        await eventually("a STALE answer served while the providers cool down", timeout: 15) {
+            guard (try? await client.request("GET", "/v1/rates/USD")) != nil,
+                  let r = try? await client.readResponse() else { return false }
+            return r.status == 200 && r.header("X-Cache") == "STALE"
+                && spawned.stdout.contains("serving stale answers: refresh failed")
+        }
+        let lines = spawned.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.contains("serving stale answers: refresh failed") }.count == 1)
+        #expect(lines.contains { $0.contains("\"level\":\"warn\"") && $0.contains("cooldown") && $0.contains("\"provider\":\"coinbase\"") },
+                "a provider entering its cooldown is a warn line")
 
         // Both providers hang: the client gets its answer by the chain's deadline (1 s), not after
         // each provider's own timeout in turn (2 × 2 s).
