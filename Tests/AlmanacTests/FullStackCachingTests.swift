@@ -12,7 +12,7 @@ func maxAge(_ r: WireResponse) -> Int? {
 }
 
 extension FullStackTests {
-    /// API.md §5 as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
+    /// README "Caching" as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
     /// stale-if-error, timeouts.
     @Suite struct Caching {
         @Test func missThenHitWithCachingHeaders() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import Almanac
 
 extension FullStackTests {
-    /// Upstreams misbehaving in the ways API.md §4–5 promise to survive, over real sockets.
+    /// Upstreams misbehaving in the ways docs/problems.md and README "Caching" promise to survive, over real sockets.
     @Suite struct Resilience {
         @Test func garbageFromCoinbaseFailsOverAndGarbageFromBothIsA502() async throws {
             try await FullStack.run { s in

@@ -4,7 +4,7 @@ import Rates
 import Testing
 @testable import Almanac
 
-/// API.md §5 as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
+/// README "Caching" as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
 /// stale-while-revalidate and stale-if-error, driven by a manual clock.
 @Suite struct RatesCachingRoutesTests {
     @Test func missThenHitAnsweredReadyWithoutRendering() async {
