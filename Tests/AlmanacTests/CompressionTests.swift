@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Gzip
 import HTTPClientTestSupport
@@ -146,7 +147,7 @@ extension FullStackTests.Binary {
             spawned.kill()
             spawned.removeFiles()
         }
-        let up = await eventually("/healthz answering 200", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             guard let client = try? WireClient(port: port, timeout: 5),
                   (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -99,7 +100,7 @@ enum AlmanacBinary {
     /// Waits until `/healthz` on `port` answers 200; records the process's output as an issue
     /// and returns false when it never does.
     static func waitUntilServing(_ spawned: Spawned, port: Int) async -> Bool {
-        let up = await eventually("/healthz answering 200", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             guard let client = try? WireClient(port: port, timeout: 5) else { return false }
             guard (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
@@ -189,7 +190,7 @@ extension FullStackTests {
             // A slow request in flight (held at the upstream) and an idle keep-alive connection.
             let inFlight = try WireClient(port: port, timeout: 30)
             try await inFlight.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: in-flight"])
-            await eventually("the request reaching the upstream") { gate.waiting == 1 }
+            #expect(await waitUntil { gate.waiting == 1 }, "the request reaching the upstream")
             let idle = try WireClient(port: port, timeout: 30)
             try await idle.request("GET", "/healthz")
             #expect(try await idle.readResponse().status == 200)
@@ -199,7 +200,7 @@ extension FullStackTests {
 
             // Draining: new connections are refused, or readiness says 503.
             var drainEvidence = ""
-            await eventually("readiness 503 or refused connections while draining") {
+            let waited = await waitUntil {
                 do {
                     let client = try WireClient(port: port, timeout: 5)
                     try await client.request("GET", "/readyz")
@@ -212,6 +213,7 @@ extension FullStackTests {
                 }
                 return !drainEvidence.isEmpty
             }
+            #expect(waited, "readiness 503 or refused connections while draining")
             #expect(!drainEvidence.isEmpty)
             #expect(spawned.process.isRunning, "still finishing the in-flight request")
 
@@ -262,12 +264,12 @@ extension FullStackTests {
             #expect(try await idle.readResponse().status == 200)
 
             spawned.signal(SIGHUP)
-            await eventually("the SIGHUP log line") { spawned.stdout.contains("SIGHUP ignored") }
+            #expect(await waitUntil { spawned.stdout.contains("SIGHUP ignored") }, "the SIGHUP log line")
             #expect(spawned.process.isRunning, "SIGHUP does not end the process")
             #expect(try await get("/readyz").status == 200, "nor start a shutdown")
 
             spawned.signal(SIGTERM)
-            let notReady = await eventually("/readyz answering 503 after SIGTERM") { (try? await get("/readyz"))?.status == 503 }
+            let notReady = await waitUntil { (try? await get("/readyz"))?.status == 503 }
             #expect(notReady)
             // Still accepting and serving during the delay: several new connections, each
             // answered in full, and the keep-alive connection from before still works.

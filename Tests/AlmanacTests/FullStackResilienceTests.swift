@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -76,9 +77,9 @@ extension FullStackTests {
                             return try await client.readResponse()
                         }
                     }
-                    await eventually("every lookup waiting on one load", timeout: 30) {
+                    #expect(await waitUntil(timeout: 30) {
                         s.cacheStats("books").misses == UInt64(clients) && gate.waiting == 1
-                    }
+                    }, "every lookup waiting on one load")
                     gate.open()
                     var bodies = Set<[UInt8]>()
                     var cacheStatuses: [String?] = []
@@ -171,7 +172,7 @@ extension FullStackTests.Binary {
         }
         let url = "http://127.0.0.1:\(port)/healthz"
         var probe: (status: Int32?, stdout: String, stderr: String) = (nil, "", "")
-        let up = await eventually("almanac healthcheck succeeding", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             probe = (try? await AlmanacBinary.run(["healthcheck", "--url", url])) ?? (nil, "", "")
             return probe.status == 0
         }

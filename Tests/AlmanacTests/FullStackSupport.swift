@@ -181,21 +181,6 @@ extension FullStack {
     }
 }
 
-/// Waits until `condition` holds, polling against a deadline; records an issue naming `what`
-/// and returns false when the deadline passes first.
-@discardableResult
-func eventually(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
-                _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Deadline(seconds: timeout)
-    while !deadline.passed {
-        if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    if try await condition() { return true }
-    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-    return false
-}
-
 // MARK: - Stub helpers
 
 /// A gate that stub handlers (running on the stub's connection threads) block on until the
