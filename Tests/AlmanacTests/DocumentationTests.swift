@@ -21,6 +21,9 @@ import Testing
     /// emit (whatever features are merged): none missing, none that no code sends.
     @Test func problemsGuideDocumentsExactlyTheSlugsTheSourcesEmit() throws {
         let doc = try read("docs/problems.md")
+        // The type URIs almanac serves, unchanged: each slug's section of this page where the
+        // project is published.
+        #expect(ProblemTypes.almanac.type(of: "invalid-isbn") == "https://github.com/almanac-dev/almanac/blob/main/docs/problems.md#invalid-isbn")
         let sources = repositoryRoot.appendingPathComponent("Sources")
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         #expect(!files.isEmpty)

@@ -188,7 +188,10 @@ extension FullStackTests {
                 let rates = try await s.get("/v1/rates")
                 #expect(rates.status == 200)
                 #expect(rates.header("X-Cache") == "STALE")
-                // The hidden outage is logged at warn, once for the key however many refreshes failed.
+                // The hidden outage is logged at warn (after the failed refresh, so waited for),
+                // once for the key however many refreshes failed.
+                #expect(await waitUntil { s.logs.lines.contains { $0.contains("serving stale answers: refresh failed") } },
+                        "the stale-serving warn line")
                 let staleLines = s.logs.lines.filter { $0.contains("serving stale answers: refresh failed") }
                 #expect(staleLines.count == 1, "\(staleLines)")
                 #expect(staleLines.first?.contains("\"level\":\"warn\"") == true)
