@@ -14,7 +14,6 @@ let buildCommit: String = {
 
 let package = Package(
     name: "almanac",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "almanac", targets: ["almanac"]),
     ],
