@@ -14,7 +14,6 @@ let buildCommit: String = {
 
 let package = Package(
     name: "almanac",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "almanac", targets: ["almanac"]),
     ],
@@ -64,7 +63,7 @@ let package = Package(
         .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),

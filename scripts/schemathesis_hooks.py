@@ -4,7 +4,7 @@ almanac's OpenAPI document marks ISBN parameters with `format: isbn` (and the Go
 drop-in's `q` with `format: isbn-query`). JSON Schema treats an unknown format as an
 annotation, so other tools still see only the `pattern`; but a pattern cannot express an
 ISBN's check digit (ISO 2108: mod 11 for ISBN-10, mod 10 with weights 1,3 for ISBN-13), and
-almanac answers 400 with the expected digit when it is wrong, as API.md section 4 demands.
+almanac answers 400 with the expected digit when it is wrong, as docs/problems.md#invalid-isbn documents.
 Registering the formats here makes Schemathesis' *positive* cases real ISBNs, so its
 "schema-valid request rejected" check tests what the contract promises instead of flagging
 the checksum. Negative cases (pattern violations) are generated as before.

@@ -170,7 +170,7 @@ if d:
     print("\nUpstream-dependent 502/504 while a fault was on (or within 8 s after), accepted: `%s`\n" % json.dumps(d["upstream_fault_502_504"]))
     print("Unexpected (kind status → count): `%s`\n" % json.dumps(d["unexpected"]))
     print("Client-side errors by cause: `%s`\n" % json.dumps(d["client_errors"]))
-    print("### Raw malformed requests (status → count; contract in API.md §6)\n")
+    print("### Raw malformed requests (status → count; contract in README "Limits and HTTP behaviour")\n")
     for k, v in sorted(d["raw_malformed"].items()):
         print("- %s: `%s`" % (k, json.dumps(v)))
     print("\nDeviations from the contract: `%s`\n" % json.dumps(d["raw_deviation_from_contract"]))

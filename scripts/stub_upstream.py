@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Stub upstream for almanac's evidence harness (python3 stdlib only).
 
-Speaks the real upstream formats of API.md §2 on 127.0.0.1:
+Speaks the real upstream formats (docs/rates.md, docs/books.md) on 127.0.0.1:
   GET /v2/exchange-rates?currency=BTC                        coinbase
   GET /api/v3/simple/price?ids=bitcoin&vs_currencies=usd,... coingecko
   GET /v1/bpi/currentprice.json                              coindesk (BPI v1)

@@ -62,7 +62,7 @@ public final class AlmanacApp: Sendable {
     /// values so tests can build the exact production table with fakes.
     public static func makeRouter(operations: OperationsRoutes.Dependencies,
                                   features: [(inout Router) -> Void] = []) -> Router {
-        var router = Router()
+        var router = Router(problemTypes: .almanac)
         OperationsRoutes.register(on: &router, operations)
         for register in features { register(&router) }
         ServiceIndex.register(on: &router)
@@ -77,7 +77,8 @@ public final class AlmanacApp: Sendable {
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
                                 responder: RouteMetricsResponder.make(
                                     router: router, metrics: httpMetrics,
-                                    cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins)),
+                                    cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins,
+                                                     problemTypes: .almanac)),
                                 accessLog: { logger.access($0) },
                                 accessLogFlush: { logger.requestAccessLogFlush() },
                                 // The server's own operational lines (accept failures, "reusing

@@ -4,7 +4,7 @@ public enum BooksProviderID: String, Sendable, CaseIterable, Equatable {
     case openLibrary = "open-library"
 }
 
-/// `books.*` configuration (API.md §1); every default is the contract's.
+/// `books.*` configuration (docs/books.md "Configuration"); every default is the documented one.
 public struct BooksConfiguration: Sendable, Equatable {
     /// Asked in this order; a not-found or a failure falls through to the next.
     public var providers: [BooksProviderID] = [.googleBooks, .openLibrary]

@@ -1,7 +1,7 @@
 import HTTPClient
 import Upstream
 
-/// Google Books volumes search (`GET {base}/books/v1/volumes?q=isbn:{isbn13}`, API.md §2).
+/// Google Books volumes search (`GET {base}/books/v1/volumes?q=isbn:{isbn13}`, docs/books.md "Providers, fallback and merge").
 ///
 /// Google's search can return other books first (reprints, sets, books that merely cite the
 /// ISBN), so the answer is the item whose `industryIdentifiers` carry this ISBN, never blindly

@@ -2,7 +2,7 @@ import HTTPClient
 import Upstream
 
 /// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
-/// API.md §2): free and keyless, the fallback when Google's quota runs out.
+/// docs/books.md "Providers, fallback and merge"): free and keyless, the fallback when Google's quota runs out.
 public struct OpenLibraryProvider: BooksProvider {
     public let name = BooksProviderID.openLibrary.rawValue
     public var configuration: BooksConfiguration.OpenLibrary

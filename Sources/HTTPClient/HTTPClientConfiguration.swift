@@ -1,4 +1,4 @@
-/// Upstream client limits (API.md §1 `upstream.*`).
+/// Upstream client limits (`upstream.*` in docs/operations.md "Configuration"; docs/client.md).
 public struct HTTPClientConfiguration: Sendable {
     /// TCP (+ TLS) connect budget of one attempt; never more than what is left of `timeoutMs`.
     public var connectTimeoutMs: Int = 2000

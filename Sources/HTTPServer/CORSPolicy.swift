@@ -33,10 +33,14 @@ public struct CORSPolicy: Sendable, Equatable {
     }
 
     public let origins: Origins
+    /// How the refused-preflight problem (slug `cors-preflight-refused`) is typed.
+    public let problemTypes: ProblemTypes
 
     /// `allowedOrigins` as configured: `["*"]` means any origin; otherwise every entry must
     /// pass `normalizedOrigin` (entries that do not are ignored; configuration validates first).
-    public init(allowedOrigins: [String]) {
+    /// `problemTypes` are the application's (`about:blank` by default).
+    public init(allowedOrigins: [String], problemTypes: ProblemTypes = .aboutBlank) {
+        self.problemTypes = problemTypes
         if allowedOrigins == ["*"] {
             origins = .any
         } else {
@@ -100,7 +104,7 @@ public struct CORSPolicy: Sendable, Equatable {
                          requestedHeaders: request.headers.values(for: "Access-Control-Request-Headers")) {
         case let .refused(why):
             var response = Problem(status: .forbidden, slug: "cors-preflight-refused", title: "CORS preflight refused",
-                                   detail: why).response
+                                   detail: why, types: problemTypes).response
             for field in headers { response.headers.add(field.name, field.value) }
             return HTTPResponse(status: response.status, headers: response.headers, body: response.body)
         case let .granted(origin, allowedHeaders):

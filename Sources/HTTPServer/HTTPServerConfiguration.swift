@@ -1,4 +1,4 @@
-/// Limits and deadlines of the server (API.md §1 `server.*`, §6).
+/// Limits and deadlines of the server (`server.*` keys; docs/server.md, README "Limits and HTTP behaviour").
 public struct HTTPServerConfiguration: Sendable {
     /// An IPv4 or IPv6 literal (`0.0.0.0`, `127.0.0.1`, `::`, `::1`) or a host name.
     public var host: String = "0.0.0.0"

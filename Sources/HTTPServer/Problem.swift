@@ -1,8 +1,5 @@
-/// RFC 9457 problem details, the body of every error almanac sends.
+/// RFC 9457 problem details, the body of every error the server and its application send.
 public struct Problem: Sendable, Equatable, Error {
-    /// Base of the `type` URIs: each slug is documented under this anchor base.
-    public static let typeBase = "https://github.com/almanac-dev/almanac/blob/main/docs/problems.md#"
-
     public var type: String
     public var title: String
     public var status: HTTPStatus
@@ -11,11 +8,24 @@ public struct Problem: Sendable, Equatable, Error {
     /// Sent as `Retry-After` (RFC 9110 §10.2.3) when set: when trying again makes sense.
     public var retryAfterSeconds: Int?
 
-    /// - Parameter slug: a stable identifier such as `invalid-isbn`; `nil` means `about:blank`
-    ///   (RFC 9457 §4.2.1), whose title is the status's reason phrase.
-    public init(status: HTTPStatus, slug: String? = nil, title: String? = nil, detail: String) {
-        self.type = slug.map { Problem.typeBase + $0 } ?? "about:blank"
-        self.title = title ?? status.reasonPhrase
+    /// An `about:blank` problem (RFC 9457 §4.2.1): nothing to explain beyond the status, whose
+    /// reason phrase is the title.
+    public init(status: HTTPStatus, detail: String) {
+        self.type = "about:blank"
+        self.title = status.reasonPhrase
+        self.status = status
+        self.detail = detail
+    }
+
+    /// A problem of a documented type.
+    /// - Parameters:
+    ///   - slug: a stable identifier such as `invalid-isbn`, which `types` turns into the `type`
+    ///     URI. With `ProblemTypes.aboutBlank` the problem is `about:blank` and `title` is
+    ///     ignored for the reason phrase, as RFC 9457 §4.2.1 asks.
+    ///   - title: a short summary of the type; the status's reason phrase when nil.
+    public init(status: HTTPStatus, slug: String, title: String? = nil, detail: String, types: ProblemTypes) {
+        self.type = types.type(of: slug)
+        self.title = types.base == nil ? status.reasonPhrase : title ?? status.reasonPhrase
         self.status = status
         self.detail = detail
     }

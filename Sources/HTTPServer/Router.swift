@@ -48,7 +48,12 @@ public struct Router: Sendable {
     /// common case needs one hash lookup instead of splitting the path and trying every route.
     private var literalRoutes: [String: [Int]] = [:]
 
-    public init() {}
+    /// How this router's own problems (404 `not-found`) are typed.
+    public let problemTypes: ProblemTypes
+
+    /// - Parameter problemTypes: the application's problem types (its 404 is slug `not-found`);
+    ///   by default `about:blank`.
+    public init(problemTypes: ProblemTypes = .aboutBlank) { self.problemTypes = problemTypes }
 
     /// Every registered route in registration order.
     public var routes: [Route] { entries.map(\.route) }
@@ -131,7 +136,8 @@ public struct Router: Sendable {
             return .ready(response)
         case .notFound:
             return .ready(Problem(status: .notFound, slug: "not-found",
-                                  detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).").response)
+                                  detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).",
+                                  types: problemTypes).response)
         }
     }
 

@@ -1,11 +1,8 @@
 import Dispatch
-#if canImport(CEpoll)
-import CEpoll
-#endif
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
+
+#if !os(Linux)
+#error("almanac's server polls its sockets with epoll(7): it builds and runs on Linux only")
 #endif
 
 /// What a connection wants to hear about its socket.
@@ -39,7 +36,7 @@ typealias SocketPoller = SocketReadinessPoller<Connection>
 /// Readiness notifications for the sockets owned by one `ConnectionQueue`, delivered on that
 /// queue: `readable()` / `writable()` of the connection whose socket is ready.
 ///
-/// On Linux this is one epoll set per queue, watched by a single `DispatchSourceRead` on the
+/// One epoll set per queue, watched by a single `DispatchSourceRead` on the
 /// epoll descriptor. A per-connection read source costs, per event, an `ioctl(FIONREAD)`, two
 /// `epoll_ctl` re-arms and a wake-up of a worker thread by Dispatch's event thread: more than the
 /// `read` and `sendmsg` that do the work. Here those costs are paid once per *batch* of ready
@@ -48,14 +45,14 @@ typealias SocketPoller = SocketReadinessPoller<Connection>
 /// registered level-triggered, so a socket that still holds input after one `read` is reported
 /// again, exactly like a read source.
 ///
-/// Elsewhere (and on Linux when built with `-DALMANAC_DISPATCH_SOURCES`) every socket gets its
-/// own read and write `DispatchSource`, suspended while not wanted.
+/// This is the only backend. A second one (a read and a write `DispatchSource` per socket, for
+/// platforms without epoll) existed behind a compile flag, but no build ever compiled or tested
+/// it, so it was removed rather than kept as untested code; see docs/server.md.
 ///
 /// Confined to `queue`, hence `@unchecked Sendable`.
 public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unchecked Sendable {
     public let queue: DispatchQueue
 
-    #if os(Linux) && !ALMANAC_DISPATCH_SOURCES
     private let epfd: Int32
     private var source: DispatchSourceRead?
     /// Registered connections by descriptor (descriptors are small, dense integers).
@@ -149,117 +146,4 @@ public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unch
             }
         }
     }
-    #else
-    private final class Watch: @unchecked Sendable {
-        unowned let connection: Handler
-        var read: DispatchSourceRead?
-        var write: DispatchSourceWrite?
-        var readSuspended = false
-        var writeSuspended = false
-        var live = 0
-        init(connection: Handler) { self.connection = connection }
-    }
-
-    private var watches: [Int32: Watch] = [:]
-
-    public init(queue: DispatchQueue) {
-        self.queue = queue
-    }
-
-    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
-        let watch = Watch(connection: connection)
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        read.setEventHandler { [unowned connection] in connection.readable() }
-        watch.read = read
-        watch.live = 1
-        watches[fd] = watch
-        read.resume()
-        update(fd: fd, interest: interest)
-    }
-
-    public func update(fd: Int32, interest: SocketInterest) {
-        guard let watch = watches[fd], let read = watch.read else { return }
-        if interest.read == watch.readSuspended {
-            watch.readSuspended = !interest.read
-            if interest.read { read.resume() } else { read.suspend() }
-        }
-        if interest.write {
-            if let write = watch.write {
-                if watch.writeSuspended {
-                    watch.writeSuspended = false
-                    write.resume()
-                }
-            } else {
-                // Created on first need only: most connections never block on output.
-                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-                let connection = watch.connection
-                source.setEventHandler { [unowned connection] in connection.writable() }
-                watch.write = source
-                watch.live += 1
-                source.resume()
-            }
-        } else if let write = watch.write, !watch.writeSuspended {
-            watch.writeSuspended = true
-            write.suspend()
-        }
-    }
-
-    public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
-        guard let watch = watches.removeValue(forKey: fd) else {
-            queue.async(execute: then)
-            return
-        }
-        // libdispatch requires a watched descriptor to outlive its sources: `then` (which
-        // closes it) runs in the cancel handler of the last one.
-        let finish: @Sendable () -> Void = { [watch] in
-            watch.live -= 1
-            if watch.live == 0 { then() }
-        }
-        if let read = watch.read {
-            read.setCancelHandler(handler: finish)
-            if watch.readSuspended { read.resume() }
-            read.cancel()
-        }
-        if let write = watch.write {
-            write.setCancelHandler(handler: finish)
-            if watch.writeSuspended { write.resume() }
-            write.cancel()
-        }
-    }
-    #endif
 }
-
-#if os(Linux) && !ALMANAC_DISPATCH_SOURCES
-/// The few epoll(7) calls the poller needs, through the `CEpoll` header module, with the
-/// descriptor itself as each event's data.
-enum Epoll {
-    static let add = EPOLL_CTL_ADD
-    static let delete = EPOLL_CTL_DEL
-    static let modify = EPOLL_CTL_MOD
-    static let readable = EPOLLIN.rawValue
-    static let writable = EPOLLOUT.rawValue
-    static let error = EPOLLERR.rawValue
-    static let hangUp = EPOLLHUP.rawValue
-    static let oneShot = EPOLLONESHOT.rawValue
-    static let eventStride = MemoryLayout<epoll_event>.stride
-
-    static func create() -> Int32 { epoll_create1(Int32(EPOLL_CLOEXEC)) }
-
-    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) {
-        var event = epoll_event()
-        event.events = events
-        event.data.fd = fd
-        _ = epoll_ctl(epfd, op, fd, &event)
-    }
-
-    static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeout: Int32) -> Int32 {
-        epoll_wait(epfd, events.assumingMemoryBound(to: epoll_event.self), capacity, timeout)
-    }
-
-    /// The flags and descriptor of the `index`th event `wait` returned.
-    static func event(_ events: UnsafeMutableRawPointer, _ index: Int) -> (flags: UInt32, fd: Int32) {
-        let event = events.assumingMemoryBound(to: epoll_event.self)[index]
-        return (event.events, event.data.fd)
-    }
-}
-#endif

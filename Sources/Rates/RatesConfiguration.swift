@@ -1,4 +1,4 @@
-/// The `rates.*` configuration keys (API.md §1), with their documented defaults.
+/// The `rates.*` configuration keys (docs/rates.md "Configuration"), with their documented defaults.
 public struct RatesConfiguration: Sendable, Equatable {
     public enum Defaults {
         public static let providers = ["coinbase", "coingecko"]

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
 
-/// Renders almanac's own rates JSON (API.md §3) from a table, with keys in the documented
+/// Renders almanac's own rates JSON (docs/rates.md "Endpoints") from a table, with keys in the documented
 /// order and currencies sorted by code. Unknown codes throw `RatesInputError` (404).
 public enum RatesRenderer {
     /// The body for `query`, or the 404 naming the codes `table` does not quote.

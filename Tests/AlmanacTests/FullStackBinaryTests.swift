@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -99,7 +100,7 @@ enum AlmanacBinary {
     /// Waits until `/healthz` on `port` answers 200; records the process's output as an issue
     /// and returns false when it never does.
     static func waitUntilServing(_ spawned: Spawned, port: Int) async -> Bool {
-        let up = await eventually("/healthz answering 200", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             guard let client = try? WireClient(port: port, timeout: 5) else { return false }
             guard (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
@@ -117,7 +118,7 @@ enum AlmanacBinary {
         let spawned = try Spawned(["serve"], environment: environment.merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
         ]) { _, fixed in fixed })
-        let up = await eventually("/healthz answering 200", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             guard let client = try? WireClient(port: port, timeout: 5),
                   (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
@@ -212,7 +213,7 @@ extension FullStackTests {
             // A slow request in flight (held at the upstream) and an idle keep-alive connection.
             let inFlight = try WireClient(port: port, timeout: 30)
             try await inFlight.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: in-flight"])
-            await eventually("the request reaching the upstream") { gate.waiting == 1 }
+            #expect(await waitUntil { gate.waiting == 1 }, "the request reaching the upstream")
             let idle = try WireClient(port: port, timeout: 30)
             try await idle.request("GET", "/healthz")
             #expect(try await idle.readResponse().status == 200)
@@ -222,7 +223,7 @@ extension FullStackTests {
 
             // Draining: new connections are refused, or readiness says 503.
             var drainEvidence = ""
-            await eventually("readiness 503 or refused connections while draining") {
+            let waited = await waitUntil {
                 do {
                     let client = try WireClient(port: port, timeout: 5)
                     try await client.request("GET", "/readyz")
@@ -235,6 +236,7 @@ extension FullStackTests {
                 }
                 return !drainEvidence.isEmpty
             }
+            #expect(waited, "readiness 503 or refused connections while draining")
             #expect(!drainEvidence.isEmpty)
             #expect(spawned.process.isRunning, "still finishing the in-flight request")
 
@@ -285,12 +287,12 @@ extension FullStackTests {
             #expect(try await idle.readResponse().status == 200)
 
             spawned.signal(SIGHUP)
-            await eventually("the SIGHUP log line") { spawned.stdout.contains("SIGHUP ignored") }
+            #expect(await waitUntil { spawned.stdout.contains("SIGHUP ignored") }, "the SIGHUP log line")
             #expect(spawned.process.isRunning, "SIGHUP does not end the process")
             #expect(try await get("/readyz").status == 200, "nor start a shutdown")
 
             spawned.signal(SIGTERM)
-            let notReady = await eventually("/readyz answering 503 after SIGTERM") { (try? await get("/readyz"))?.status == 503 }
+            let notReady = await waitUntil { (try? await get("/readyz"))?.status == 503 }
             #expect(notReady)
             // Still accepting and serving during the delay: several new connections, each
             // answered in full, and the keep-alive connection from before still works.

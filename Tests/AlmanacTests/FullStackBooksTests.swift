@@ -40,7 +40,7 @@ extension FullStackTests {
                 #expect(second.header("ETag") == first.header("ETag"))
                 #expect(s.count(F.googlePath) == 1)
                 #expect(s.count(F.openLibraryPath) == 1)
-                // The exact upstream requests (API.md §2), by canonical ISBN-13.
+                // The exact upstream requests (docs/books.md "Providers, fallback and merge"), by canonical ISBN-13.
                 let targets = s.stub.requests.map(\.target)
                 #expect(targets.contains(F.googleTarget(F.isbn13)))
                 #expect(targets.contains(F.openLibraryTarget(F.isbn13)))

@@ -85,7 +85,7 @@ extension FullStackTests {
                 let unsafe = try await s.get("/v1/books/\(F.isbn13)", method: "OPTIONS", headers: [
                     "Origin: \(Self.origin)", "Access-Control-Request-Method: GET", "Access-Control-Request-Headers: authorization"])
                 #expect(unsafe.status == 403)
-                #expect(unsafe.json?["type"] == .string(Problem.typeBase + "cors-preflight-refused"))
+                #expect(unsafe.json?["type"] == .string(ProblemTypes.almanac.type(of: "cors-preflight-refused")))
 
                 // Not a preflight: what the resource allows.
                 let plain = try await s.get("/v1/rates", method: "OPTIONS")

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -12,7 +13,7 @@ func maxAge(_ r: WireResponse) -> Int? {
 }
 
 extension FullStackTests {
-    /// API.md §5 as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
+    /// README "Caching" as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
     /// stale-if-error, timeouts.
     @Suite struct Caching {
         @Test func missThenHitWithCachingHeaders() async throws {
@@ -81,10 +82,10 @@ extension FullStackTests {
                         }
                     }
                     // Every request waits on the one load before the upstream may answer.
-                    await eventually("\(clients) requests waiting on one load", timeout: 30) {
+                    #expect(await waitUntil(timeout: 30) {
                         s.cacheStats("rates").misses == UInt64(clients)
-                    }
-                    await eventually("the one load reaching the upstream") { gate.waiting == 1 }
+                    }, "\(clients) requests waiting on one load")
+                    #expect(await waitUntil { gate.waiting == 1 }, "the one load reaching the upstream")
                     #expect(s.count(F.coinbasePath) == 1)
                     gate.open()
                     var statuses: [Int: Int] = [:]
@@ -125,11 +126,11 @@ extension FullStackTests {
                 #expect(first.json?["rate"] == .number("91234.56"))
 
                 var stale: WireResponse?
-                await eventually("a STALE answer after expiry") {
+                #expect(await waitUntil {
                     guard let r = try? await s.get("/v1/rates/USD") else { return false }
                     if r.header("X-Cache") == "STALE" { stale = r }
                     return stale != nil
-                }
+                }, "a STALE answer after expiry")
                 let r = try #require(stale)
                 #expect(r.status == 200)
                 #expect(r.json?["rate"] == .number("91234.56"))
@@ -138,7 +139,7 @@ extension FullStackTests {
                 #expect(r.header("Cache-Status")?.contains("stale") == true)
 
                 // One background refresh started, held at the stub.
-                await eventually("the refresh reaching the upstream") { refreshGate.waiting == 1 }
+                #expect(await waitUntil { refreshGate.waiting == 1 }, "the refresh reaching the upstream")
                 // While it runs, answers are stale at once (they do not wait for it), and no
                 // other refresh starts.
                 for _ in 0..<5 {
@@ -150,11 +151,11 @@ extension FullStackTests {
 
                 refreshGate.open()
                 var refreshed: WireResponse?
-                await eventually("the refreshed table") {
+                #expect(await waitUntil {
                     guard let r = try? await s.get("/v1/rates/USD") else { return false }
                     if r.json?["rate"] == .number("95000") { refreshed = r }
                     return refreshed != nil
-                }
+                }, "the refreshed table")
                 #expect(refreshed?.header("X-Cache") == "HIT")
                 #expect(refreshed.flatMap(maxAge) ?? 0 > 0)
                 #expect(s.count(F.coinbasePath) == 2)
@@ -171,11 +172,11 @@ extension FullStackTests {
                 #expect(first.status == 200)
                 s.stub.setFault(.status(503))
 
-                await eventually("a STALE answer after expiry") {
+                #expect(await waitUntil {
                     (try? await s.get("/v1/rates/USD"))?.header("X-Cache") == "STALE"
-                }
+                }, "a STALE answer after expiry")
                 // The refresh failed on both providers...
-                await eventually("the failed refresh") { s.count(F.coingeckoPath) >= 1 }
+                #expect(await waitUntil { s.count(F.coingeckoPath) >= 1 }, "the failed refresh")
                 #expect(s.count(F.coinbasePath) >= 2)
                 // ...and the stale table is still served, never the error.
                 for _ in 0..<5 {
@@ -187,7 +188,10 @@ extension FullStackTests {
                 let rates = try await s.get("/v1/rates")
                 #expect(rates.status == 200)
                 #expect(rates.header("X-Cache") == "STALE")
-                // The hidden outage is logged at warn, once for the key however many refreshes failed.
+                // The hidden outage is logged at warn (after the failed refresh, so waited for),
+                // once for the key however many refreshes failed.
+                #expect(await waitUntil { s.logs.lines.contains { $0.contains("serving stale answers: refresh failed") } },
+                        "the stale-serving warn line")
                 let staleLines = s.logs.lines.filter { $0.contains("serving stale answers: refresh failed") }
                 #expect(staleLines.count == 1, "\(staleLines)")
                 #expect(staleLines.first?.contains("\"level\":\"warn\"") == true)
@@ -209,12 +213,13 @@ extension FullStackTests {
                 #expect(first.status == 200)
                 s.stub.setFault(.status(503))
                 var failure: WireResponse?
-                await eventually("a 502 once the stale window has passed") {
+                let waited = await waitUntil {
                     guard let r = try? await s.get("/v1/rates") else { return false }
                     #expect(r.status == 200 || r.status == 502, "\(r.status): \(r.text)")
                     if r.status == 502 { failure = r }
                     return failure != nil
                 }
+                #expect(waited, "a 502 once the stale window has passed")
                 let r = try #require(failure)
                 let detail = r.expectProblem(502)
                 #expect(detail.contains("coinbase") && detail.contains("coingecko"), "\(detail)")

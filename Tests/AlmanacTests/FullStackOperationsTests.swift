@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
@@ -184,9 +185,9 @@ extension FullStackTests {
                 #expect(generated.header("Server") != nil)
                 #expect(generated.header("Content-Length") == String(generated.body.count))
                 // Access log lines carry the ids.
-                await eventually("the access log lines") {
+                #expect(await waitUntil {
                     s.logs.lines.contains { $0.contains("trace-abc-123") } && s.logs.lines.contains { $0.contains(id) }
-                }
+                }, "the access log lines")
             }
         }
     }
@@ -212,9 +213,9 @@ extension FullStackTests.Server {
         let client = try s.connect()
         try await client.send(WireClient.requestText("GET", "/v1/rates/USD", extra: ["X-Request-ID: held"])
             + WireClient.requestText("GET", "/readyz", extra: ["X-Request-ID: behind"]))
-        await eventually("the request reaching the upstream") { gate.waiting == 1 }
+        #expect(await waitUntil { gate.waiting == 1 }, "the request reaching the upstream")
         let shutdown = Task { await s.app.shutdown() }
-        await eventually("new connections refused while draining") { (try? s.connect()) == nil }
+        #expect(await waitUntil { (try? s.connect()) == nil }, "new connections refused while draining")
         gate.open()
         let held = try await client.readResponse()
         #expect(held.status == 200)
@@ -245,7 +246,7 @@ extension FullStackTests.Server {
             #expect(try await s.get("/v1/books/\(F.isbn13)").status == 200)
             await s.stop()
         }
-        await eventually("the app released") { weakApp == nil }
-        await eventually("the upstream client released after shutdown") { weakClient == nil }
+        #expect(await waitUntil { weakApp == nil }, "the app released")
+        #expect(await waitUntil { weakClient == nil }, "the upstream client released after shutdown")
     }
 }

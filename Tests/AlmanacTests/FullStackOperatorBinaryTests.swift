@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClientTestSupport
+import TestSupport
 import Testing
 @testable import Almanac
 
@@ -73,20 +74,20 @@ extension FullStackTests.Binary {
 
         try await client.request("GET", "/v1/rates/USD", extra: ["X-Forwarded-For: 203.0.113.9, 198.51.100.7", "X-Request-ID: via-proxy"])
         #expect(try await client.readResponse().status == 200)
-        await eventually("the access line with the proxy's client address") {
+        #expect(await waitUntil() {
             spawned.stdout.split(separator: "\n").contains { $0.contains("\"via-proxy\"") && $0.contains("198.51.100.7") }
-        }
+        }, "the access line with the proxy's client address")
 
         // The rates providers say stop (429): the cooldown is logged once; the cached table goes
         // stale, its refresh fails, and the stale table keeps being served with one warn line.
         stub.route(FullStackFixtures.coinbasePath, StubResponse(status: 429, headers: [("Retry-After", "30")], body: Array("{}".utf8)))
         stub.route(FullStackFixtures.coingeckoPath, StubResponse(status: 429, headers: [("Retry-After", "30")], body: Array("{}".utf8)))
-        await eventually("a STALE answer served while the providers cool down", timeout: 15) {
+        #expect(await waitUntil(timeout: 15) {
             guard (try? await client.request("GET", "/v1/rates/USD")) != nil,
                   let r = try? await client.readResponse() else { return false }
             return r.status == 200 && r.header("X-Cache") == "STALE"
                 && spawned.stdout.contains("serving stale answers: refresh failed")
-        }
+        }, "a STALE answer served while the providers cool down")
         let lines = spawned.stdout.split(separator: "\n")
         #expect(lines.filter { $0.contains("serving stale answers: refresh failed") }.count == 1)
         #expect(lines.contains { $0.contains("\"level\":\"warn\"") && $0.contains("cooldown") && $0.contains("\"provider\":\"coinbase\"") },
@@ -102,10 +103,10 @@ extension FullStackTests.Binary {
         #expect(timedOut.status == 504, "\(timedOut.text)")
         #expect(waited < 2.5, "waited \(waited) s: the deadline bounds the whole chain")
         #expect(!timedOut.text.contains("127.0.0.1"), "no upstream address in a public error")
-        await eventually("a warn line per upstream failure with the request id") {
+        #expect(await waitUntil() {
             spawned.stdout.split(separator: "\n").contains {
                 $0.contains("\"level\":\"warn\"") && $0.contains("upstream failed") && $0.contains("\"hung-up\"")
             }
-        }
+        }, "a warn line per upstream failure with the request id")
     }
 }

@@ -52,7 +52,7 @@ extension FullStackTests {
                 #expect(r.json?["rates"]?["BTC"]?["rate"] == .number("1"))
                 #expect(s.count(F.coinbasePath) == 1)
                 #expect(s.count(F.coingeckoPath) == 0)
-                // The request the provider made, as the stub saw it (API.md §2).
+                // The request the provider made, as the stub saw it (docs/rates.md "Providers and failover").
                 let seen = try #require(s.stub.requests.first)
                 #expect(seen.target == "/v2/exchange-rates?currency=BTC")
                 #expect(seen.headers["user-agent"]?.hasPrefix("almanac/") == true)

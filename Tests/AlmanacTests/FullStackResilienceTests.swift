@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -5,7 +6,7 @@ import Testing
 @testable import Almanac
 
 extension FullStackTests {
-    /// Upstreams misbehaving in the ways API.md §4–5 promise to survive, over real sockets.
+    /// Upstreams misbehaving in the ways docs/problems.md and README "Caching" promise to survive, over real sockets.
     @Suite struct Resilience {
         @Test func garbageFromCoinbaseFailsOverAndGarbageFromBothIsA502() async throws {
             try await FullStack.run { s in
@@ -76,9 +77,9 @@ extension FullStackTests {
                             return try await client.readResponse()
                         }
                     }
-                    await eventually("every lookup waiting on one load", timeout: 30) {
+                    #expect(await waitUntil(timeout: 30) {
                         s.cacheStats("books").misses == UInt64(clients) && gate.waiting == 1
-                    }
+                    }, "every lookup waiting on one load")
                     gate.open()
                     var bodies = Set<[UInt8]>()
                     var cacheStatuses: [String?] = []
@@ -171,7 +172,7 @@ extension FullStackTests.Binary {
         }
         let url = "http://127.0.0.1:\(port)/healthz"
         var probe: (status: Int32?, stdout: String, stderr: String) = (nil, "", "")
-        let up = await eventually("almanac healthcheck succeeding", timeout: 30) {
+        let up = await waitUntil(timeout: 30) {
             probe = (try? await AlmanacBinary.run(["healthcheck", "--url", url])) ?? (nil, "", "")
             return probe.status == 0
         }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Rates
@@ -182,7 +183,7 @@ extension FullStackTests {
                         s.app.logger.flushAccessLog()
                         return s.logs.lines.first { $0.contains(#""request_id":"xff-\#(trusted)""#) }
                     }
-                    await eventually("the access line") { line() != nil }
+                    #expect(await waitUntil { line() != nil }, "the access line")
                     let line = line()
                     #expect(line?.contains(trusted ? #""remote":"203.0.113.7""# : #""remote":"127.0.0.1""#) == true, "\(line ?? "no line")")
                 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClientTestSupport
 import Testing
@@ -137,9 +138,9 @@ extension FullStackTests {
                 #expect(s.logs.lines.filter { $0.contains("breaker opened") }.count == 1)
                 // After the opening (1 s) one probe decides: the fault is gone, the breaker closes.
                 s.stub.setFault(nil, for: F.coinbasePath)
-                await eventually("the probe closes the breaker") {
+                #expect(await waitUntil {
                     (try? await s.get("/v1/rates"))?.status == 200
-                }
+                }, "the probe closes the breaker")
                 #expect(s.logs.lines.filter { $0.contains("breaker closed") }.count == 1)
             }
         }

@@ -15,7 +15,7 @@ import Glibc
 // `CurlHTTPClient`) on 127.0.0.1 port 0, every provider pointed at one `StubUpstream` on
 // 127.0.0.1, and a raw-socket HTTP/1.1 client. Everything is bounded by deadlines.
 
-// MARK: - Upstream answers (API.md §2 shapes, as recorded in Tests/RatesTests and Tests/BooksTests)
+// MARK: - Upstream answers (the provider formats of docs/rates.md and docs/books.md, as recorded in Tests/RatesTests and Tests/BooksTests)
 
 enum FullStackFixtures {
     static let coinbasePath = "/v2/exchange-rates"
@@ -181,21 +181,6 @@ extension FullStack {
     }
 }
 
-/// Waits until `condition` holds, polling against a deadline; records an issue naming `what`
-/// and returns false when the deadline passes first.
-@discardableResult
-func eventually(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
-                _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Deadline(seconds: timeout)
-    while !deadline.passed {
-        if try await condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    if try await condition() { return true }
-    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-    return false
-}
-
 // MARK: - Stub helpers
 
 /// A gate that stub handlers (running on the stub's connection threads) block on until the
@@ -222,7 +207,7 @@ final class ThreadGate: Sendable {
 // MARK: - Problem and metrics helpers
 
 extension WireResponse {
-    /// Checks the RFC 9457 shape every error has (API.md §4) and returns its detail.
+    /// Checks the RFC 9457 shape every error has (docs/problems.md) and returns its detail.
     @discardableResult
     func expectProblem(_ status: Int, sourceLocation: SourceLocation = #_sourceLocation) -> String {
         #expect(self.status == status, "status \(self.status): \(text)", sourceLocation: sourceLocation)

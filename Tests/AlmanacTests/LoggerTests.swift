@@ -147,11 +147,11 @@ import TestSupport
         #expect(read(fds[0], &chunk, chunk.count) == -1)  // held
         sink.writeDeferred(line: Array("5678\n".utf8))    // past the threshold: written by the sink's queue
         var received: [UInt8] = []
-        await eventually("the threshold flush to arrive") {
+        #expect(await waitUntil {
             let n = read(fds[0], &chunk, chunk.count)
             if n > 0 { received.append(contentsOf: chunk[0..<n]) }
             return received.count >= 10
-        }
+        }, "the threshold flush to arrive")
         #expect(String(decoding: received, as: UTF8.self) == "1234\n5678\n")
     }
 

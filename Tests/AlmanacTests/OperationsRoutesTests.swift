@@ -30,7 +30,7 @@ import Testing
         #expect(notReady.status == .serviceUnavailable)
         #expect(notReady.headers["Content-Type"] == "application/problem+json")
         #expect(notReady.headers["Cache-Control"] == "no-store")
-        #expect(notReady.jsonObject?["type"] as? String == Problem.typeBase + "draining")
+        #expect(notReady.jsonObject?["type"] as? String == ProblemTypes.almanac.type(of: "draining"))
         #expect((await respond(r, "GET", "/healthz")).status == .ok, "liveness is unaffected by draining")
     }
 
@@ -114,7 +114,7 @@ import Testing
     @Test func unknownRoutesAreProblemJSON() async {
         let response = await respond(router(), "GET", "/nope")
         #expect(response.status == .notFound)
-        #expect(response.jsonObject?["type"] as? String == Problem.typeBase + "not-found")
+        #expect(response.jsonObject?["type"] as? String == ProblemTypes.almanac.type(of: "not-found"))
     }
 }
 

@@ -1,10 +1,11 @@
+import TestSupport
 import Cache
 import HTTPServer
 import Rates
 import Testing
 @testable import Almanac
 
-/// API.md §5 as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
+/// README "Caching" as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
 /// stale-while-revalidate and stale-if-error, driven by a manual clock.
 @Suite struct RatesCachingRoutesTests {
     @Test func missThenHitAnsweredReadyWithoutRendering() async {
@@ -69,7 +70,7 @@ import Testing
                 group.addTask { await h.get(target).response }
             }
             // Every request is waiting on the one flight before the upstream answers.
-            await h.waitUntil("200 waiting misses") { h.stats.misses == 200 }
+            #expect(await waitUntil(timeout: 20) { h.stats.misses == 200 }, "200 waiting misses")
             h.openGate()
             var statuses: [Int] = []
             for await response in group {
@@ -98,7 +99,7 @@ import Testing
         #expect(stale.response.ratesJSON?["rate"] == .number("91234.56"))
 
         // exactly one background refresh, then the new table is served fresh
-        await h.waitUntil("the background refresh") { h.upstreamCalls == 2 && h.stats.loadsInFlight == 0 }
+        #expect(await waitUntil(timeout: 20) { h.upstreamCalls == 2 && h.stats.loadsInFlight == 0 }, "the background refresh")
         let fresh = await h.get("/v1/rates/USD")
         #expect(fresh.ready)
         #expect(fresh.response.headers["X-Cache"] == "HIT")
@@ -117,12 +118,12 @@ import Testing
         let stale = await h.get("/v1/rates/USD").response
         #expect(stale.status == .ok)
         #expect(stale.headers["X-Cache"] == "STALE")
-        await h.waitUntil("the failed refresh") { h.upstreamCalls == 3 && h.stats.loadsInFlight == 0 }
+        #expect(await waitUntil(timeout: 20) { h.upstreamCalls == 3 && h.stats.loadsInFlight == 0 }, "the failed refresh")
         let stillStale = await h.get("/v1/rates/USD").response
         #expect(stillStale.status == .ok)
         #expect(stillStale.headers["X-Cache"] == "STALE")
         #expect(stillStale.ratesJSON?["rate"] == .number("91234.56"))
-        await h.waitUntil("the second failed refresh") { h.stats.loadsInFlight == 0 }
+        #expect(await waitUntil(timeout: 20) { h.stats.loadsInFlight == 0 }, "the second failed refresh")
 
         h.clock.advance(by: 600) // 700 s after loading: past ttl + stale
         let failed = await h.get("/v1/rates/USD").response

@@ -78,18 +78,6 @@ final class RatesHarness: Sendable {
     var upstreamCalls: Int { client.requests.count }
     var stats: CacheStats { store.stats()[RatesService.namespaceName] ?? CacheStats() }
 
-    /// Waits (yielding, bounded by a generous deadline that only guards against hangs) until
-    /// `condition` holds.
-    func waitUntil(_ what: String, _ condition: () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            if ContinuousClock.now > deadline {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            await Task.yield()
-        }
-    }
 }
 
 

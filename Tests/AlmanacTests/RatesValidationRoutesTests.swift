@@ -34,7 +34,7 @@ import Testing
         #expect(r.headers["Content-Type"] == "application/problem+json")
         #expect(r.headers["Cache-Control"] == "no-store")
         let json = try #require(r.ratesJSON)
-        #expect(json["type"] == .string(Problem.typeBase + c.slug))
+        #expect(json["type"] == .string(ProblemTypes.almanac.type(of: c.slug)))
         guard case let .string(detail)? = json["detail"] else { Issue.record("no detail"); return }
         #expect(detail.contains(c.detailContains), "\(detail)")
         #expect(h.upstreamCalls == 0)
@@ -50,7 +50,7 @@ import Testing
         #expect(r.status == .notFound)
         #expect(r.headers["Cache-Control"] == "no-store")
         let json = try #require(r.ratesJSON)
-        #expect(json["type"] == .string(Problem.typeBase + "unknown-currency"))
+        #expect(json["type"] == .string(ProblemTypes.almanac.type(of: "unknown-currency")))
         guard case let .string(detail)? = json["detail"] else { Issue.record("no detail"); return }
         #expect(detail.contains("XYZ"))
     }

@@ -181,7 +181,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
                 group.addTask { try await service.book(isbn(i % 2 == 0 ? Fixtures.pragmatic13 : "0-201-61622-x")).value.book?.source ?? "" }
             }
             // Hold the upstreams until all 100 callers are waiting on the one load.
-            try await waitUntil { cache.stats()["books"]?.misses == 100 }
+            #expect(await waitUntil(timeout: 30) { cache.stats()["books"]?.misses == 100 }, "all 100 callers waiting on the one load")
             gate.open()
             for try await source in group { #expect(source == "google-books+open-library") }
         }
@@ -190,15 +190,3 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
     }
 }
 
-/// Waits for a condition the code under test will make true, yielding meanwhile; fails after a
-/// generous deadline instead of hanging (never a fixed sleep).
-func waitUntil(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-        if ContinuousClock.now > deadline {
-            Issue.record("condition not met in time", sourceLocation: sourceLocation)
-            return
-        }
-        await Task.yield()
-    }
-}

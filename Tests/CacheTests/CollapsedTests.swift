@@ -21,9 +21,9 @@ import Testing
         let calls = Counter()
         let load = gated("cold", gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
-        await waitUntil("the leader's load started") { gate.arrived == 1 }
+        #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
         let followers = (0..<20).map { _ in Task { try await ns.value(for: "k", load: load) } }
-        await waitUntil("every follower waiting") { ns.stats().misses == 21 }
+        #expect(await waitUntil { ns.stats().misses == 21 }, "every follower waiting")
         gate.open()
 
         let led = try await leader.value
@@ -52,7 +52,7 @@ import Testing
         let callers = 500
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
             for _ in 0..<callers { group.addTask { try await ns.value(for: "k", load: load) } }
-            await waitUntil("all callers waiting") { ns.stats().misses == UInt64(callers) }
+            #expect(await waitUntil { ns.stats().misses == UInt64(callers) }, "all callers waiting")
             gate.open()
             var leaders = 0, followers = 0
             for try await lookup in group {
@@ -75,9 +75,9 @@ import Testing
         let calls = Counter()
         let load = gated("shared", gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
-        await waitUntil("the leader's load started") { gate.arrived == 1 }
+        #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
         let followers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
-        await waitUntil("every follower waiting") { ns.stats().misses == 4 }
+        #expect(await waitUntil { ns.stats().misses == 4 }, "every follower waiting")
 
         leader.cancel()
         await #expect(throws: CancellationError.self) { try await leader.value }
@@ -99,7 +99,7 @@ import Testing
         let ns = f.namespace()
         let gate = Gate()
         let abandoned = Task { try await ns.value(for: "k", load: gated("never", gate, calls: Counter())) }
-        await waitUntil("the first load started") { gate.arrived == 1 }
+        #expect(await waitUntil { gate.arrived == 1 }, "the first load started")
         abandoned.cancel()
         await #expect(throws: CancellationError.self) { try await abandoned.value }
 
@@ -108,7 +108,7 @@ import Testing
         #expect(!next.collapsed)
         #expect(next.value.text == "again")
         gate.open()
-        await waitUntil("the abandoned load finished") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "the abandoned load finished")
     }
 
     /// A background refresh has no waiter of its own: the stale reader that triggered it is
@@ -124,11 +124,11 @@ import Testing
         f.at(12)
         let stale = try await ns.value(for: "k", load: gated("refreshed", gate, calls: calls))
         #expect(stale.outcome == .stale && !stale.collapsed)
-        await waitUntil("the refresh started") { gate.arrived == 1 }
+        #expect(await waitUntil { gate.arrived == 1 }, "the refresh started")
 
         f.at(20)  // past the stale window, refresh still running
         let joiner = Task { try await ns.value(for: "k", load: loader("second load", calls: calls)) }
-        await waitUntil("the miss waiting on the refresh") { ns.stats().misses == 2 }
+        #expect(await waitUntil { ns.stats().misses == 2 }, "the miss waiting on the refresh")
         gate.open()
         let joined = try await joiner.value
         #expect(joined.outcome == .miss)

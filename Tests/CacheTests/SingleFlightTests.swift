@@ -15,7 +15,7 @@ import Testing
         }
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
             for _ in 0..<1_000 { group.addTask { try await ns.value(for: "k", load: load) } }
-            await waitUntil("all callers waiting") { ns.stats().misses == 1_000 }
+            #expect(await waitUntil { ns.stats().misses == 1_000 }, "all callers waiting")
             gate.open()
             var count = 0
             for try await lookup in group {
@@ -53,7 +53,7 @@ import Testing
                     }
                 }
             }
-            await waitUntil("all callers waiting") { ns.stats().misses == 50 }
+            #expect(await waitUntil { ns.stats().misses == 50 }, "all callers waiting")
             gate.open()
             for await error in group {
                 #expect(error as? TestFailure == TestFailure(code: 7))
@@ -92,7 +92,7 @@ import Testing
         }
         let quitter = Task { try await ns.value(for: "k", load: load) }
         let stayers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
-        await waitUntil("all four waiting") { ns.stats().misses == 4 }
+        #expect(await waitUntil { ns.stats().misses == 4 }, "all four waiting")
 
         quitter.cancel()
         // Prompt: the quitter gets CancellationError while the load is still blocked.
@@ -123,13 +123,13 @@ import Testing
             return CacheLoad(value: Payload(text: "never"), ttlSeconds: 10, staleSeconds: 0)
         }
         let waiters = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
-        await waitUntil("all waiting") { ns.stats().misses == 3 && started.value == 1 }
+        #expect(await waitUntil { ns.stats().misses == 3 && started.value == 1 }, "all waiting")
         for waiter in waiters { waiter.cancel() }
         for waiter in waiters {
             await #expect(throws: CancellationError.self) { try await waiter.value }
         }
-        await waitUntil("load observed cancellation") { observedCancellation.value == 1 }
-        await waitUntil("load finished") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { observedCancellation.value == 1 }, "load observed cancellation")
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "load finished")
         #expect(ns.stats().entries == 0)
 
         // The next caller starts a fresh load.

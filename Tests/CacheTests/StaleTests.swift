@@ -37,12 +37,12 @@ import Testing
         }
         f.at(14.999)
         #expect(try await ns.value(for: "k", load: refresh).outcome == .stale)
-        await waitUntil("refresh started") { refreshes.value == 1 }
+        #expect(await waitUntil { refreshes.value == 1 }, "refresh started")
         #expect(ns.stats().loadsInFlight == 1)
 
         f.at(15)
         async let missed = ns.value(for: "k", load: refresh)
-        await waitUntil("miss registered") { ns.stats().misses == 2 }
+        #expect(await waitUntil { ns.stats().misses == 2 }, "miss registered")
         gate.open()
         let joined = try await missed
         #expect(joined.outcome == .miss)
@@ -61,7 +61,7 @@ import Testing
         f.at(50)
         let calls = Counter()
         #expect(try await ns.value(for: "k", load: loader("new", ttl: 10, calls: calls)).outcome == .stale)
-        await waitUntil("refresh finished") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "refresh finished")
         let hit = try #require(ns.fresh("k"))
         #expect(hit.value.text == "new")
         #expect(hit.ageSeconds == 0)
@@ -82,15 +82,15 @@ import Testing
         }
         f.at(10)
         #expect(try await ns.value(for: "k", load: failing).outcome == .stale)
-        await waitUntil("first refresh failed") { attempts.value == 1 && ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { attempts.value == 1 && ns.stats().loadsInFlight == 0 }, "first refresh failed")
         f.at(12)
         let still = try await ns.value(for: "k", load: failing)
         #expect(still.outcome == .stale)
         #expect(still.value.text == "old")
-        await waitUntil("second refresh failed") { attempts.value == 2 && ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { attempts.value == 2 && ns.stats().loadsInFlight == 0 }, "second refresh failed")
         f.at(14.999)
         #expect(try await ns.value(for: "k", load: failing).outcome == .stale)
-        await waitUntil("third refresh failed") { attempts.value == 3 && ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { attempts.value == 3 && ns.stats().loadsInFlight == 0 }, "third refresh failed")
 
         f.at(15)
         await #expect(throws: TestFailure.self) { try await ns.value(for: "k", load: failing) }
@@ -112,14 +112,14 @@ import Testing
         }
         f.at(10)
         #expect(try await ns.value(for: "k", load: failing).outcome == .stale)
-        await waitUntil("refresh failed") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "refresh failed")
         f.at(12.999)
         #expect(try await ns.value(for: "k", load: failing).outcome == .stale)
         #expect(ns.stats().loadsInFlight == 0)
         #expect(attempts.value == 1)
         f.at(13)
         #expect(try await ns.value(for: "k", load: failing).outcome == .stale)
-        await waitUntil("retry failed") { attempts.value == 2 && ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { attempts.value == 2 && ns.stats().loadsInFlight == 0 }, "retry failed")
     }
 
     @Test func backgroundRefreshIgnoresReaderCancellation() async throws {
@@ -137,9 +137,9 @@ import Testing
         let reader = Task { try await ns.value(for: "k", load: refresh) }
         reader.cancel()
         #expect(try await reader.value.outcome == .stale)
-        await waitUntil("refresh started") { ns.stats().loadsInFlight == 1 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 1 }, "refresh started")
         gate.open()
-        await waitUntil("refresh finished") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "refresh finished")
         #expect(sawCancellation.value == 0)
         #expect(ns.fresh("k")?.value.text == "new")
     }

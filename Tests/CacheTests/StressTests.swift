@@ -59,9 +59,9 @@ import Testing
             return try await group.reduce(0, +)
         }
 
-        await waitUntil("background refreshes done") {
+        #expect(await waitUntil {
             spaces.allSatisfy { $0.stats().loadsInFlight == 0 }
-        }
+        }, "background refreshes done")
         let violations = store.auditViolations()
         #expect(violations.isEmpty, "\(violations.prefix(5))")
         let stats = store.stats().values
@@ -114,7 +114,7 @@ import Testing
                 }
             }
         }
-        await waitUntil("loads finished") { ns.stats().loadsInFlight == 0 }
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "loads finished")
         let violations = store.auditViolations()
         #expect(violations.isEmpty, "\(violations.prefix(5))")
         #expect(loads.value > 0)

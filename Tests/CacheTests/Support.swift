@@ -37,21 +37,6 @@ struct TestFailure: Error, Equatable {
     var code = 1
 }
 
-/// Waits (yielding, with short pauses) until `condition` holds; fails the test at the deadline.
-func waitUntil(
-    _ what: String, timeoutSeconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () -> Bool
-) async {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeoutSeconds * 1000))
-    while !condition() {
-        if ContinuousClock.now > deadline {
-            Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-            return
-        }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-}
-
 /// A store with a manual clock and fixed jitter (0 → freshness exactly ttl unless changed).
 struct Fixture {
     let clock = ManualCacheClock(start: 1_000)

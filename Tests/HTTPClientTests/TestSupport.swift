@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
@@ -13,16 +14,6 @@ final class Shared<Value: Sendable>: Sendable {
         set { storage.withLock { $0 = newValue } }
     }
     func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
-}
-
-/// Waits for `condition` with a deadline, polling briefly; never sleep-and-hope.
-func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 func makeClient(timeoutMs: Int = 5000, retries: Int = 0, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {

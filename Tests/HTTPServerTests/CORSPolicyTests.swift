@@ -94,7 +94,11 @@ import Testing
         #expect(refused.status == .forbidden)
         #expect(refused.headers["Content-Type"] == "application/problem+json")
         #expect(refused.headers["Access-Control-Allow-Origin"] == nil)
-        #expect(String(decoding: refused.body, as: UTF8.self).contains("cors-preflight-refused"))
+        #expect(String(decoding: refused.body, as: UTF8.self).hasPrefix(#"{"type":"about:blank","title":"Forbidden""#))
+        let typed = CORSPolicy(allowedOrigins: ["*"], problemTypes: ProblemTypes(base: "https://example.org/p#"))
+            .answerOptions(refusedRequest)
+        #expect(String(decoding: typed.body, as: UTF8.self)
+            .hasPrefix(#"{"type":"https://example.org/p#cors-preflight-refused","title":"CORS preflight refused""#))
 
         let plain = listed.answerOptions(HTTPRequest(method: "OPTIONS", target: "/v1/rates"))
         #expect(plain.status == .noContent)

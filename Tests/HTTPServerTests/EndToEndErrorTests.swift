@@ -1,10 +1,11 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import HTTPServer
 
 extension EndToEnd {
     /// Every limit and malformation answers a problem+json with `Connection: close`, then
-    /// the server closes (API.md §6).
+    /// the server closes (README "Limits and HTTP behaviour").
     @Suite struct Errors {
         /// Sends `raw`, expects `status` as a closing problem response, then EOF.
         static func expectProblem(_ raw: [UInt8], _ status: Int, port: Int,

@@ -168,8 +168,26 @@ import Testing
     }
 
     @Test func problemJSONEscapes() {
-        let p = Problem(status: .badRequest, slug: "invalid-isbn", detail: "bad \"x\"\n")
+        let p = Problem(status: .badRequest, slug: "invalid-isbn", detail: "bad \"x\"\n",
+                        types: ProblemTypes(base: "https://example.org/problems#"))
         let text = String(decoding: p.jsonBytes, as: UTF8.self)
-        #expect(text == #"{"type":"https://github.com/almanac-dev/almanac/blob/main/docs/problems.md#invalid-isbn","title":"Bad Request","status":400,"detail":"bad \"x\"\n"}"#)
+        #expect(text == #"{"type":"https://example.org/problems#invalid-isbn","title":"Bad Request","status":400,"detail":"bad \"x\"\n"}"#)
+    }
+
+    /// The server knows no application's documentation: unless one is given, a problem's type is
+    /// `about:blank` and its title the reason phrase (RFC 9457 §4.2.1), for the router's 404 too.
+    @Test func problemTypesAreTheApplicationsOrAboutBlank() {
+        let plain = Problem(status: .forbidden, slug: "cors-preflight-refused", title: "CORS preflight refused",
+                            detail: "d", types: .aboutBlank)
+        #expect(plain.type == "about:blank" && plain.title == "Forbidden")
+        let typed = Problem(status: .forbidden, slug: "cors-preflight-refused", title: "CORS preflight refused",
+                            detail: "d", types: ProblemTypes(base: "https://example.org/p#"))
+        #expect(typed.type == "https://example.org/p#cors-preflight-refused" && typed.title == "CORS preflight refused")
+        let request = HTTPRequest(method: "GET", target: "/nowhere")
+        for (router, type) in [(Router(), "about:blank"),
+                               (Router(problemTypes: ProblemTypes(base: "https://example.org/p#")), "https://example.org/p#not-found")] {
+            guard case let .ready(response) = router.respond(to: request) else { Issue.record("not ready"); continue }
+            #expect(String(decoding: response.body, as: UTF8.self).hasPrefix(#"{"type":"\#(type)""#))
+        }
     }
 }

@@ -3,7 +3,7 @@ import HTTPClient
 import HTTPClientTestSupport
 @testable import Rates
 
-/// Recorded upstream bodies in the exact API.md §2 shapes (trimmed to a few currencies).
+/// Recorded upstream bodies in the exact shapes of docs/rates.md "Providers and failover" (trimmed to a few currencies).
 enum Fixtures {
     static let coinbase = #"""
     {"data":{"currency":"BTC","rates":{"USD":"91234.56","EUR":"84000.12","GBP":"72000.5","JPY":"13700000",

@@ -5,7 +5,7 @@ import Upstream
 @testable import Rates
 
 /// The providers through the real `CurlHTTPClient` against a loopback stub upstream: the
-/// request shapes of API.md §2 as they go over the wire, and failover on a real 503.
+/// request shapes of docs/rates.md "Providers and failover" as they go over the wire, and failover on a real 503.
 @Suite struct LoopbackProviderTests {
     func client() -> CurlHTTPClient {
         var configuration = HTTPClientConfiguration()

@@ -14,9 +14,10 @@ struct RedisServerTests {
                            healthCheckIntervalMilliseconds: 200)
     }
 
-    /// Retries `body` until it succeeds or `seconds` pass.
+    /// Retries `body` until it succeeds or `seconds` pass (a call that must work again after a
+    /// fault, not a condition: conditions use `waitUntil`).
     @discardableResult
-    static func eventually<T>(_ what: String, seconds: Double = 10, _ body: () async throws -> T) async throws -> T {
+    static func retrying<T>(_ what: String, seconds: Double = 10, _ body: () async throws -> T) async throws -> T {
         let deadline = TestDeadline(seconds: seconds)
         var nap: UInt64 = 5_000_000
         while true {
@@ -176,12 +177,12 @@ struct RedisServerTests {
         try await client.set("almanac:k", "before")
         await server.kill()
         // The loss is noticed (EOF); calls fail fast while the server is gone.
-        try await Self.eventually("the client to notice the loss") {
+        try await Self.retrying("the client to notice the loss") {
             guard changes.withLock({ $0.last }) == false else { throw RedisError.timeout }
         }
         await #expect(throws: RedisError.self) { try await client.ping() }
         try await server.launch()
-        try await Self.eventually("a call after the restart") { try await client.set("almanac:k", "after") }
+        try await Self.retrying("a call after the restart") { try await client.set("almanac:k", "after") }
         #expect(try await client.get("almanac:k") == Array("after".utf8))
         #expect(changes.withLock { $0 }.starts(with: [true, false]))
         #expect(changes.withLock { $0.last } == true)
@@ -207,7 +208,7 @@ struct RedisServerTests {
             #expect(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6 < 1_000)
         }
         server.resume()
-        try await Self.eventually("a call after SIGCONT") { try await client.ping() }
+        try await Self.retrying("a call after SIGCONT") { try await client.ping() }
         await client.shutdown()
         await server.stop()
     }
@@ -223,7 +224,7 @@ struct RedisServerTests {
         #expect(subscriber.isSubscribed)
         #expect(try await publisher.publish("almanac:invalidate", "rates/USD") == 1)
         #expect(try await publisher.publish("almanac:unrelated", "x") == 0)
-        try await Self.eventually("the first message") {
+        try await Self.retrying("the first message") {
             guard received.withLock({ $0.count }) == 1 else { throw RedisError.timeout }
         }
         #expect(received.withLock { $0 } == [RedisPubSubMessage(channel: Array("almanac:invalidate".utf8), payload: Array("rates/USD".utf8))])
@@ -231,12 +232,12 @@ struct RedisServerTests {
         await server.kill()
         try await server.launch()
         // Both channels are subscribed again without being asked.
-        try await Self.eventually("the subscriber to resubscribe") {
+        try await Self.retrying("the subscriber to resubscribe") {
             guard case 2 = try await publisher.publish("almanac:invalidate", "books/1") + (try await publisher.publish("almanac:other", "o")) else {
                 throw RedisError.timeout
             }
         }
-        try await Self.eventually("the messages after the restart") {
+        try await Self.retrying("the messages after the restart") {
             guard received.withLock({ $0.suffix(2).map(\.payload) }) == [Array("books/1".utf8), Array("o".utf8)] else { throw RedisError.timeout }
         }
         await subscriber.shutdown()

@@ -135,7 +135,7 @@ import TestSupport
         let gapsAtStart = gaps.withLock { $0 }
         try await s.backend.publish(b("rates"), on: channel)
         try await s.backend.publish(b("nobody listens"), on: b("almanac:elsewhere"))
-        try await Self.waitFor("the message") { received.withLock { $0 } == [b("rates")] }
+        #expect(await waitUntil(timeout: 10) { received.withLock { $0 } == [b("rates")] }, "the message")
         // The connection to the store is lost and comes back: a gap, then messages again.
         if let fake = s.backend as? InMemorySharedCacheBackend {
             fake.simulateGap()
@@ -143,18 +143,12 @@ import TestSupport
             await server.kill()
             try await server.launch()
         }
-        try await Self.waitFor("the gap") { gaps.withLock { $0 } > gapsAtStart }
-        try await Self.waitFor("a message after the gap") {
+        #expect(await waitUntil(timeout: 10) { gaps.withLock { $0 } > gapsAtStart }, "the gap")
+        #expect(await waitUntil(timeout: 10) {
             try? await s.backend.publish(b("books"), on: channel)
             return received.withLock { $0.last } == b("books")
-        }
+        }, "a message after the gap")
         await s.close()
-    }
-
-    static func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = TestDeadline(seconds: 10)
-        var nap: UInt64 = 1_000_000
-        while try await !condition() { try await deadline.pause(what, nap: &nap) }
     }
 
     @Test(arguments: kinds)

@@ -109,3 +109,23 @@ struct TestServer {
         await server.shutdown()
     }
 }
+
+/// Whether this machine has an IPv6 loopback to listen on (containers and CI runners often
+/// have none): a stream socket bound to `::1`, port 0, and closed again.
+let ipv6LoopbackAvailable: Bool = {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET6, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+        }
+    }
+}()

@@ -1,4 +1,4 @@
-/// The OpenAPI 3.1 description of every public endpoint (API.md §3), served at
+/// The OpenAPI 3.1 description of every public endpoint (README "Quick tour", docs/rates.md, docs/books.md), served at
 /// `GET /openapi.json`. A test compares its paths and methods with the router's table, so
 /// the document cannot drift from what the server really answers.
 public enum OpenAPIDocument {

@@ -4,7 +4,7 @@ import HTTPServer
 import Upstream
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json` and, when an admin token is set, the
-/// admin API (API.md §3 "Operations"). Every answer is `Cache-Control: no-store`: these
+/// admin API (docs/operations.md "Health, readiness, shutdown", "Admin API"). Every answer is `Cache-Control: no-store`: these
 /// describe this instance right now, and a proxy must never answer for it.
 public enum OperationsRoutes {
     public struct Dependencies: Sendable {

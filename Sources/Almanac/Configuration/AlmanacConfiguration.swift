@@ -1,4 +1,4 @@
-/// Everything an operator can set (API.md §1), with the documented defaults.
+/// Everything an operator can set (docs/operations.md "Configuration"), with the documented defaults.
 ///
 /// `ConfigurationLoader` fills it from defaults < JSON file < environment < flags and
 /// validates every value, so code that receives one can trust it without re-checking.

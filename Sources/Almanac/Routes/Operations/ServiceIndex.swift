@@ -56,7 +56,7 @@ public enum ServiceIndex {
         out += ",\"readme\":"
         JSONText.appendString(readmeURL, to: &out)
         out += ",\"problems\":"
-        JSONText.appendString(String(Problem.typeBase.dropLast()), to: &out)
+        JSONText.appendString(ProblemTypes.almanacDocumentation, to: &out)
         out += "},\"groups\":["
         var firstGroup = true
         for group in groups where !group.endpoints.isEmpty {

@@ -7,7 +7,7 @@ import Upstream
 /// Registered only when `server.adminToken` is set, so without it the paths are plain 404s
 /// and a scanner learns nothing.
 enum AdminRoutes {
-    /// Namespaces an operator may purge one by one (API.md §3).
+    /// Namespaces an operator may purge one by one (docs/operations.md "Admin API").
     static let namespaces = ["rates", "history", "books", "covers"]
 
     static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?,

@@ -67,7 +67,7 @@ public final class Logger: Sendable {
         emit(.error, message(), fields)
     }
 
-    /// The access-log line of one request (API.md §6): logged at `info`, possibly held by the
+    /// The access-log line of one request (docs/operations.md "Logs"): logged at `info`, possibly held by the
     /// sink until `requestAccessLogFlush()` or `flushAccessLog()`.
     public func access(_ entry: AccessLogEntry) {
         guard isEnabled(.info) else { return }

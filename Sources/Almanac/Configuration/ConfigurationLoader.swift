@@ -23,7 +23,7 @@ public struct ConfigurationErrors: Error, Sendable, Equatable, CustomStringConve
 }
 
 /// Builds the effective configuration: built-in defaults < JSON file < environment < flags
-/// (API.md §1). Pure apart from `fileReader`, so tests need no files.
+/// (docs/operations.md "Configuration"). Pure apart from `fileReader`, so tests need no files.
 public enum ConfigurationLoader {
     /// Reads a file: its bytes, nil when it does not exist; throws when it cannot be read.
     public typealias FileReader = (String) throws -> Data?

@@ -4,7 +4,7 @@ import HTTPServer
 import Rates
 import Upstream
 
-/// The rates endpoints (API.md §3) on a `Router`, served from `RatesService`'s single cached
+/// The rates endpoints (docs/rates.md "Endpoints") on a `Router`, served from `RatesService`'s single cached
 /// table through a `RenderMemo`.
 ///
 /// Hot path: a fresh table is read synchronously (`freshTable()`), the body comes from the

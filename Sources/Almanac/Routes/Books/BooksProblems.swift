@@ -11,7 +11,7 @@ public enum BooksProblems {
                 detail: "\(quoted(input)) is not a valid ISBN: \(error.description).")
     }
 
-    /// Cached for `books.notFoundTtlSeconds` (API.md §5), so it carries cache headers.
+    /// Cached for `books.notFoundTtlSeconds` (docs/problems.md#book-not-found), so it carries cache headers.
     public static func bookNotFound(_ isbn: ISBN) -> Problem {
         Problem(status: .notFound, slug: "book-not-found", title: "Book not found",
                 detail: "No configured provider knows ISBN \(isbn.isbn13).")

@@ -1,4 +1,4 @@
-/// A parsed command line (API.md §1).
+/// A parsed command line (docs/operations.md "Command line").
 enum CLICommand: Equatable {
     case serve(ConfigurationFlags)
     case checkConfig(ConfigurationFlags)

@@ -9,7 +9,7 @@ import HTTPServer
 /// `OPTIONS` on the path of a public route (a browser's preflight, or a plain `OPTIONS`) is
 /// answered by the policy, recorded under that route; on any other path it stays a 405.
 public enum RouteMetricsResponder {
-    public static func make(router: Router, metrics: HTTPMetrics, cors: CORSPolicy = CORSPolicy(allowedOrigins: ["*"])) -> HTTPServer.Responder {
+    public static func make(router: Router, metrics: HTTPMetrics, cors: CORSPolicy = CORSPolicy(allowedOrigins: ["*"], problemTypes: .almanac)) -> HTTPServer.Responder {
         // Every route's series, resolved once: recording needs no lock and no labels lookup.
         var table: [String: HTTPMetrics.Series] = [:]
         for route in router.routes where table[route.pattern] == nil {

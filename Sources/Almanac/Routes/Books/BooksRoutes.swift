@@ -2,7 +2,7 @@ import Books
 import Cache
 import HTTPServer
 
-/// The books endpoints (API.md §3). Hits are answered `.ready` from the cache's synchronous
+/// The books endpoints (docs/books.md "Endpoints"). Hits are answered `.ready` from the cache's synchronous
 /// fresh path, from bytes rendered when the answer was stored; misses and stale answers go
 /// `.pending` to `BooksService`.
 public enum BooksRoutes {
@@ -45,7 +45,7 @@ public enum BooksRoutes {
     }
 
     /// A cached answer as served: 200 with the book, or the cached 404 problem, both with the
-    /// cache headers (the 404 is the one error that is not `no-store`, API.md §4).
+    /// cache headers (the 404 is the one error that is not `no-store`, docs/problems.md).
     static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
         let found = lookup.value.book != nil
         return HTTPCaching.response(

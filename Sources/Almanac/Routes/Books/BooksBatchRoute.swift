@@ -3,7 +3,7 @@ import Cache
 import HTTPServer
 
 extension BooksRoutes {
-    /// Most ISBNs one batch request may name (API.md §3).
+    /// Most ISBNs one batch request may name (docs/books.md, `GET /v1/books?isbn=A,B,…`).
     public static let maxBatchSize = 20
 
     /// One entry of a batch: parsed (or why not), and once looked up, its answer or error.

@@ -10,7 +10,7 @@ public enum BooksRendering {
         volumes: { Array(volumesJSON($0).utf8) },
         coverNotFound: { BooksProblems.coverNotFound($0).jsonBytes })
 
-    /// API.md §3: every key always present, absent facts `null` or `[]`, keys in a fixed order.
+    /// docs/books.md: every key always present, absent facts `null` or `[]`, keys in a fixed order.
     public static func bookJSON(_ book: Book) -> String {
         var out = "{\"isbn13\":"
         JSONText.appendString(book.isbn13, to: &out)

@@ -1,6 +1,6 @@
 import HTTPClient
 
-/// The table of every key (API.md §1). Order is the documentation order.
+/// The table of every key (the table in docs/operations.md "Configuration"). Order is the documentation order.
 extension ConfigurationKey {
     static var all: [ConfigurationKey] {
         var keys: [ConfigurationKey] = [

@@ -2,7 +2,7 @@ import Cache
 import Upstream
 import HTTPServer
 
-/// The standard set of families `/metrics` serves (API.md §3), assembled from closures so
+/// The standard set of families `/metrics` serves (docs/operations.md "Metrics"), assembled from closures so
 /// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.
 public enum AlmanacMetrics {
     /// Where each family's numbers come from.
