@@ -1,3 +1,4 @@
+import Base
 import HTTPServer
 
 /// Structured logging to stdout, one line per event: JSON lines by default (for log

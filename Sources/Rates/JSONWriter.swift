@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Appends JSON text by hand: almanac renders each answer once, so the writer favours a fixed,
@@ -9,24 +10,8 @@ struct JSONWriter {
 
     mutating func raw(_ s: String) { text += s }
 
-    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-    mutating func string(_ s: String) {
-        text.append("\"")
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text.append("\"")
-    }
+    /// A JSON string literal (RFC 8259 §7), escaped by `JSONText`.
+    mutating func string(_ s: String) { JSONText.appendString(s, to: &text) }
 
     mutating func optionalString(_ s: String?) {
         if let s { string(s) } else { text += "null" }
