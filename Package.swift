@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer", "Rates"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
@@ -66,15 +66,15 @@ let package = Package(
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
         .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
-        .testTarget(name: "BaseTests", dependencies: ["Base"]),
+        .testTarget(name: "BaseTests", dependencies: ["Base", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
-        .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
+        .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
     ],
     swiftLanguageModes: [.v6]
 )

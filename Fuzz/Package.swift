@@ -42,7 +42,7 @@ let package = Package(
                 path: linked + "Almanac"),
 
         // Invariant checks shared by the decoder targets.
-        .target(name: "FuzzSupport", dependencies: ["HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: ["Base", "HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
 
         // One executable per target; scripts/fuzz.sh names them parser, coinbase, ….
         .executableTarget(name: "ParserFuzz", path: "Sources/ParserFuzz"),

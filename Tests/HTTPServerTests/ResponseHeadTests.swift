@@ -71,10 +71,6 @@ import Testing
             == .init(contentLength: 700, sendsBody: false))
     }
 
-    @Test func imfFixdate() {
-        #expect(String(decoding: HTTPDateCache.format(784_111_777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
-    }
-
     @Test func requestIDs() {
         #expect(RequestID.isAcceptable("abc-123"))
         #expect(!RequestID.isAcceptable(""))

@@ -1,3 +1,5 @@
+import Base
+
 /// A UTC calendar day as a count of days since 1970-01-01 (day 0). Historical prices are
 /// keyed by these: block arithmetic is integer arithmetic, and a day's text is written only
 /// when a body is rendered.
@@ -63,16 +65,6 @@ public enum HistoryDay {
 
     /// Appends `YYYY-MM-DD` (days outside `writable` are clamped: callers only pass days they parsed).
     public static func append(_ day: Int64, to out: inout [UInt8]) {
-        let (y, m, d) = CivilTime.civil(fromDays: min(max(day, writable.lowerBound), writable.upperBound))
-        out.append(0x30 + UInt8(y / 1000 % 10))
-        out.append(0x30 + UInt8(y / 100 % 10))
-        out.append(0x30 + UInt8(y / 10 % 10))
-        out.append(0x30 + UInt8(y % 10))
-        out.append(UInt8(ascii: "-"))
-        out.append(0x30 + UInt8(m / 10))
-        out.append(0x30 + UInt8(m % 10))
-        out.append(UInt8(ascii: "-"))
-        out.append(0x30 + UInt8(d / 10))
-        out.append(0x30 + UInt8(d % 10))
+        TimestampText.appendDate(days: min(max(day, writable.lowerBound), writable.upperBound), to: &out)
     }
 }

@@ -1,0 +1,156 @@
+/// The timestamp texts almanac reads and writes, each written once, all from `CivilTime` (never
+/// the host's locale or time-zone database). Answer timestamps are whole seconds: upstream
+/// times finer than a second are truncated (`updated` is a label, not a measurement); log
+/// lines carry milliseconds.
+public enum TimestampText {
+    /// 0000-01-01T00:00:00Z … 9999-12-31T23:59:59Z: the instants RFC 3339's four-digit year can
+    /// write. Upstream timestamps outside it are rejected rather than rendered as `00-1-…` or
+    /// `292277026596-…` (or overflowing while rendered in UK time).
+    public static let writableRange: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+    /// `2025-01-02T03:04:05Z` — RFC 3339 in UTC, the `updated` field of almanac's own API.
+    public static func iso8601UTC(_ unixSeconds: Int64) -> String {
+        let t = CivilTime(unixSeconds: unixSeconds)
+        return "\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))T\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2))Z"
+    }
+
+    /// `2015-09-28T01:23:00+00:00` — CoinDesk's `time.updatedISO`.
+    public static func coinDeskISO(_ unixSeconds: Int64) -> String {
+        let t = CivilTime(unixSeconds: unixSeconds)
+        return "\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))T\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2))+00:00"
+    }
+
+    /// `Sep 28, 2015 01:23:00 UTC` — CoinDesk's `time.updated` (day not zero-padded).
+    public static func coinDeskUpdated(_ unixSeconds: Int64) -> String {
+        let t = CivilTime(unixSeconds: unixSeconds)
+        return "\(t.monthAbbreviation) \(t.day), \(t.year) \(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2)) UTC"
+    }
+
+    /// `Sep 28, 2015 at 02:23 BST` — CoinDesk's `time.updateduk`, in UK civil time.
+    public static func coinDeskUpdatedUK(_ unixSeconds: Int64) -> String {
+        let (t, zone) = UKTime.local(unixSeconds: unixSeconds)
+        return "\(t.monthAbbreviation) \(t.day), \(t.year) at \(pad(t.hour, 2)):\(pad(t.minute, 2)) \(zone)"
+    }
+
+    /// `2025-01-31T12:00:00.123Z` — RFC 3339 in UTC with milliseconds: every log line's `time`.
+    public static func iso8601Milliseconds(seconds: Int, milliseconds: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601Milliseconds(seconds: seconds, milliseconds: milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `iso8601Milliseconds(seconds:milliseconds:)`'s bytes. The access log writes one
+    /// per request: 24 fixed-width bytes formatted on the stack and appended with one copy (one
+    /// `append` per byte paid a capacity and uniqueness check each).
+    @inlinable
+    public static func appendISO8601Milliseconds(seconds: Int, milliseconds: Int, to bytes: inout [UInt8]) {
+        var days = seconds / 86_400
+        var secondOfDay = seconds - days * 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let (year, month, day) = CivilTime.civil(fromDays: Int64(days))
+        guard (0...9999).contains(year), (0...999).contains(milliseconds) else {
+            let text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+                + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+            bytes.append(contentsOf: text.utf8)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { out in
+            func two(_ v: Int, at i: Int) {
+                out[i] = UInt8(truncatingIfNeeded: 48 + v / 10)
+                out[i + 1] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            out[4] = UInt8(ascii: "-")
+            two(month, at: 5)
+            out[7] = UInt8(ascii: "-")
+            two(day, at: 8)
+            out[10] = UInt8(ascii: "T")
+            two(secondOfDay / 3600, at: 11)
+            out[13] = UInt8(ascii: ":")
+            two(secondOfDay / 60 % 60, at: 14)
+            out[16] = UInt8(ascii: ":")
+            two(secondOfDay % 60, at: 17)
+            out[19] = UInt8(ascii: ".")
+            out[20] = UInt8(truncatingIfNeeded: 48 + milliseconds / 100)
+            two(milliseconds % 100, at: 21)
+            out[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        }
+    }
+
+    /// Appends `2024-01-01` (RFC 3339 full-date) for days since 1970-01-01 whose year is 0…9999.
+    public static func appendDate(days: Int64, to out: inout [UInt8]) {
+        let (y, m, d) = CivilTime.civil(fromDays: days)
+        out.append(0x30 + UInt8(truncatingIfNeeded: y / 1000 % 10))
+        out.append(0x30 + UInt8(truncatingIfNeeded: y / 100 % 10))
+        out.append(0x30 + UInt8(truncatingIfNeeded: y / 10 % 10))
+        out.append(0x30 + UInt8(truncatingIfNeeded: y % 10))
+        out.append(UInt8(ascii: "-"))
+        out.append(0x30 + UInt8(truncatingIfNeeded: m / 10))
+        out.append(0x30 + UInt8(truncatingIfNeeded: m % 10))
+        out.append(UInt8(ascii: "-"))
+        out.append(0x30 + UInt8(truncatingIfNeeded: d / 10))
+        out.append(0x30 + UInt8(truncatingIfNeeded: d % 10))
+    }
+
+    /// Parses RFC 3339 / ISO 8601 extended date-times as upstreams send them:
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Returns Unix seconds (fraction dropped),
+    /// or nil when the instant is outside `writableRange` (`0000-01-01T00:00:00+01:00`).
+    public static func parseISO8601(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ width: Int) -> Int? {
+            guard i + width <= b.count else { return nil }
+            var value = 0
+            for k in i..<(i + width) {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                value = value * 10 + Int(b[k] - 0x30)
+            }
+            i += width
+            return value
+        }
+        func expect(_ c: Unicode.Scalar) -> Bool {
+            guard i < b.count, UInt32(b[i]) == c.value else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
+        i += 1
+        guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            guard i > start else { return nil }
+        }
+        var offsetSeconds = 0
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+            i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let oh = number(2) else { return nil }
+            _ = expect(":")
+            guard let om = number(2), oh < 24, om < 60 else { return nil }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
+        let seconds = civil.unixSeconds - Int64(offsetSeconds)
+        return writableRange.contains(seconds) ? seconds : nil
+    }
+
+    /// `n` zero-padded to `width` digits (`String(n)` when it is wider already).
+    @usableFromInline
+    static func pad(_ n: Int, _ width: Int) -> String {
+        let s = String(n)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
