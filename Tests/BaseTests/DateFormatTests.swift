@@ -63,3 +63,36 @@ import TestSupport
         #expect(String(decoding: out, as: UTF8.self) == "0001-01-01")
     }
 }
+
+@Suite struct HTTPDateParsingTests {
+    private let now: Int64 = 1_445_412_480 // 2015-10-21T07:28:00Z
+
+    @Test func theThreeForms() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 784_111_777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == 784_111_777)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994", now: now) == 784_111_777)
+        #expect(HTTPDate.parse("Wed Oct 21 07:28:05 2015", now: now) == now + 5)
+    }
+
+    /// Every IMF-fixdate almanac writes reads back to the same second.
+    @Test func imfFixdateRoundTrip() {
+        for s in stride(from: Int64(0), to: 4_102_444_800, by: 7_919_993) {
+            #expect(HTTPDate.parse(String(decoding: HTTPDate.imfFixdate(s), as: UTF8.self), now: now) == s)
+        }
+    }
+
+    /// RFC 9110 §5.6.7: a two-digit year more than 50 years ahead is in the past century.
+    @Test func twoDigitYears() {
+        #expect(HTTPDate.parse("Thursday, 01-Jan-65 00:00:00 GMT", now: now) == CivilTime(year: 2065, month: 1, day: 1).unixSeconds)
+        #expect(HTTPDate.parse("Friday, 01-Jan-66 00:00:00 GMT", now: now) == CivilTime(year: 1966, month: 1, day: 1).unixSeconds)
+    }
+
+    @Test func rejectsEverythingElse() {
+        for text in ["", "soon", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 6 Nov 1994 08:49:37 GMT",
+                     "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+                     "Sunday, 06 Nov 1994 08:49:37 GMT", "Sun, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994 GMT",
+                     "Sun, 06 Nov 1994 08:49:37 GMT ", "Sun, ٠٦ Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT\u{301}"] {
+            #expect(HTTPDate.parse(text, now: now) == nil, "\(text.debugDescription)")
+        }
+    }
+}
