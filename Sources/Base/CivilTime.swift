@@ -23,7 +23,7 @@ public struct CivilTime: Sendable, Equatable {
 
     /// The UTC civil time of `unixSeconds`.
     public init(unixSeconds: Int64) {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let days = CivilTime.days(containing: unixSeconds)
         let secondsOfDay = Int(unixSeconds - days * 86_400)
         let (y, m, d) = CivilTime.civil(fromDays: days)
         self.init(year: y, month: m, day: d,
@@ -61,6 +61,21 @@ public struct CivilTime: Sendable, Equatable {
         let m = Int(mp < 10 ? mp + 3 : mp - 9)
         let y = Int(yoe + era * 400) + (m <= 2 ? 1 : 0)
         return (y, m, d)
+    }
+
+    /// Days since 1970-01-01 of the UTC day containing `unixSeconds` (floor division, so
+    /// instants before 1970 work too).
+    public static func days(containing unixSeconds: Int64) -> Int64 {
+        unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+    }
+
+    /// Days in `month` (1…12) of `year` (proleptic Gregorian).
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// English weekday abbreviations, index 0 = Sunday (as `weekday(days:)`).

@@ -3,7 +3,7 @@
 public enum HTTPDate {
     /// IMF-fixdate of Unix seconds, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
     public static func imfFixdate(_ unixSeconds: Int64) -> [UInt8] {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let days = CivilTime.days(containing: unixSeconds)
         let secondOfDay = Int(unixSeconds - days * 86_400)
         let (year, month, day) = CivilTime.civil(fromDays: days)
         var out: [UInt8] = []
@@ -65,10 +65,9 @@ public enum HTTPDate {
     }
 
     private static func seconds(year: Int, month: Int, day: Int, _ time: (hour: Int, minute: Int, second: Int)) -> Int64? {
-        guard (1...12).contains(month), day >= 1, time.hour < 24, time.minute < 60, time.second <= 60 else { return nil }
-        let days = CivilTime.days(year: year, month: month, day: day)
-        guard CivilTime.civil(fromDays: days) == (year, month, day) else { return nil } // 31 Feb
-        return days * 86_400 + Int64(time.hour * 3600 + time.minute * 60 + min(time.second, 59))
+        guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
+              time.hour < 24, time.minute < 60, time.second <= 60 else { return nil }
+        return CivilTime.days(year: year, month: month, day: day) * 86_400 + Int64(time.hour * 3600 + time.minute * 60 + min(time.second, 59))
     }
 
     /// A cursor over the bytes of a date.

@@ -13,7 +13,7 @@ public enum HistoryDay {
 
     /// The day containing `unixSeconds` (floor division, so instants before 1970 work too).
     public static func containing(unixSeconds: Int64) -> Int64 {
-        unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        CivilTime.days(containing: unixSeconds)
     }
 
     /// The last complete day at `unixSeconds`: yesterday in UTC.
@@ -42,17 +42,8 @@ public enum HistoryDay {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+              year >= 1, (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
         return CivilTime.days(year: year, month: month, day: day)
-    }
-
-    /// Days in `month` of `year` (proleptic Gregorian).
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     /// `2024-01-01`.
