@@ -35,7 +35,7 @@ public enum HTTPDate {
     /// seconds, or nil for anything else (read as bytes: no locale, no `Character`s). A
     /// two-digit year more than 50 years after `now`'s is read as the last century's.
     public static func parse(_ text: String, now: Int64) -> Int64? {
-        var reader = DateReader(Array(text.utf8))
+        var reader = DateTextReader(Array(text.utf8))
         let name = reader.letters()
         let fullNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
         var year: Int, month: Int, day: Int
@@ -68,55 +68,5 @@ public enum HTTPDate {
         guard (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
               time.hour < 24, time.minute < 60, time.second <= 60 else { return nil }
         return CivilTime.days(year: year, month: month, day: day) * 86_400 + Int64(time.hour * 3600 + time.minute * 60 + min(time.second, 59))
-    }
-
-    /// A cursor over the bytes of a date.
-    private struct DateReader {
-        let bytes: [UInt8]
-        var at = 0
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-        var atEnd: Bool { at == bytes.count }
-
-        mutating func skip(_ scalar: Unicode.Scalar) -> Bool {
-            guard at < bytes.count, UInt32(bytes[at]) == scalar.value else { return false }
-            at += 1
-            return true
-        }
-
-        /// A run of ASCII letters (possibly empty).
-        mutating func letters() -> String {
-            let start = at
-            while at < bytes.count, (bytes[at] | 0x20) >= UInt8(ascii: "a"), (bytes[at] | 0x20) <= UInt8(ascii: "z") { at += 1 }
-            return String(decoding: bytes[start..<at], as: UTF8.self)
-        }
-
-        mutating func digits(_ count: Int) -> Int? { digits(count...count) }
-
-        /// As many ASCII digits as `counts` allows (at least its lower bound), as a number.
-        mutating func digits(_ counts: ClosedRange<Int>) -> Int? {
-            var value = 0, n = 0
-            while n < counts.upperBound, at < bytes.count, bytes[at] >= 0x30, bytes[at] <= 0x39 {
-                value = value * 10 + Int(bytes[at] - 0x30)
-                at += 1
-                n += 1
-            }
-            return n >= counts.lowerBound ? value : nil
-        }
-
-        /// `Jan` … `Dec` as 1 … 12.
-        mutating func month() -> Int? {
-            guard at + 3 <= bytes.count else { return nil }
-            let name = String(decoding: bytes[at..<(at + 3)], as: UTF8.self)
-            guard let index = CivilTime.monthAbbreviations.firstIndex(of: name) else { return nil }
-            at += 3
-            return index + 1
-        }
-
-        /// `HH:MM:SS`.
-        mutating func time() -> (hour: Int, minute: Int, second: Int)? {
-            guard let h = digits(2), skip(":"), let m = digits(2), skip(":"), let s = digits(2) else { return nil }
-            return (h, m, s)
-        }
     }
 }

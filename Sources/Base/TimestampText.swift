@@ -99,49 +99,23 @@ public enum TimestampText {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Returns Unix seconds (fraction dropped),
     /// or nil when the instant is outside `writableRange` (`0000-01-01T00:00:00+01:00`).
     public static func parseISO8601(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
-        var i = 0
-        func number(_ width: Int) -> Int? {
-            guard i + width <= b.count else { return nil }
-            var value = 0
-            for k in i..<(i + width) {
-                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
-                value = value * 10 + Int(b[k] - 0x30)
-            }
-            i += width
-            return value
-        }
-        func expect(_ c: Unicode.Scalar) -> Bool {
-            guard i < b.count, UInt32(b[i]) == c.value else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
-        i += 1
-        guard let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2) else { return nil }
+        var r = DateTextReader(Array(text.utf8))
+        guard let year = r.digits(4), r.skip("-"), let month = r.digits(2), r.skip("-"), let day = r.digits(2),
+              r.skip("T") || r.skip("t") || r.skip(" ") else { return nil }
+        guard let hour = r.digits(2), r.skip(":"), let minute = r.digits(2), r.skip(":"), let second = r.digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            let start = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
-            guard i > start else { return nil }
-        }
+        if r.skip("."), r.skipDigits() == 0 { return nil }
         var offsetSeconds = 0
-        guard i < b.count else { return nil }
-        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
-            i += 1
-        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
-            i += 1
-            guard let oh = number(2) else { return nil }
-            _ = expect(":")
-            guard let om = number(2), oh < 24, om < 60 else { return nil }
+        if !(r.skip("Z") || r.skip("z")) {
+            guard r.next(is: "+", "-") else { return nil }
+            let sign = r.skip("-") ? -1 : 1
+            if sign == 1 { _ = r.skip("+") }
+            guard let oh = r.digits(2) else { return nil }
+            _ = r.skip(":")
+            guard let om = r.digits(2), oh < 24, om < 60 else { return nil }
             offsetSeconds = sign * (oh * 3600 + om * 60)
-        } else {
-            return nil
         }
-        guard i == b.count else { return nil }
+        guard r.atEnd else { return nil }
         let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
         let seconds = civil.unixSeconds - Int64(offsetSeconds)
         return writableRange.contains(seconds) ? seconds : nil
