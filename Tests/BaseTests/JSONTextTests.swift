@@ -21,3 +21,16 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONWriterTests {
+    @Test func keysInTheOrderWritten() {
+        var w = JSONWriter(capacity: 32)
+        w.raw("{")
+        w.key("b", first: true); w.string("x\"y")
+        w.key("a"); w.optionalString(nil)
+        w.key("n"); w.raw("1.50")
+        w.raw("}")
+        #expect(w.text == #"{"b":"x\"y","a":null,"n":1.50}"#)
+        #expect(w.bytes == Array(w.text.utf8))
+    }
+}
