@@ -95,6 +95,15 @@ public enum TimestampText {
         out.append(0x30 + UInt8(truncatingIfNeeded: d % 10))
     }
 
+    /// Parses a strict RFC 3339 full-date `YYYY-MM-DD` (exactly ten ASCII bytes, a real calendar
+    /// date) as days since 1970-01-01; nil for anything else (`2024-2-1`, `2024-02-30`, `２０２４…`).
+    public static func parseDate<S: StringProtocol>(_ text: S) -> Int64? {
+        var r = DateTextReader(Array(text.utf8.prefix(11)))
+        guard let year = r.digits(4), r.skip("-"), let month = r.digits(2), r.skip("-"), let day = r.digits(2), r.atEnd,
+              (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
+        return CivilTime.days(year: year, month: month, day: day)
+    }
+
     /// Parses RFC 3339 / ISO 8601 extended date-times as upstreams send them:
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`. Returns Unix seconds (fraction dropped),
     /// or nil when the instant is outside `writableRange` (`0000-01-01T00:00:00+01:00`).

@@ -22,28 +22,10 @@ public enum HistoryDay {
     /// Unix seconds of the day's 00:00 UTC.
     public static func startSeconds(_ day: Int64) -> Int64 { day * 86_400 }
 
-    /// Strict `YYYY-MM-DD` (exactly ten ASCII bytes, a real calendar date), compared as bytes
-    /// so no input can trap. Nil for anything else (`2024-2-1`, `2024-02-30`, `２０２４…`).
+    /// Strict `YYYY-MM-DD` (`TimestampText.parseDate`: exactly ten ASCII bytes, a real calendar
+    /// date, compared as bytes) in `writable`. Nil for anything else (`0000-01-01`, `2024-02-30`).
     public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(10)
-        for b in text.utf8 {
-            guard bytes.count < 10 else { return nil }
-            bytes.append(b)
-        }
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for i in range {
-                let b = bytes[i]
-                guard b >= 0x30, b <= 0x39 else { return nil }
-                value = value * 10 + Int(b - 0x30)
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              year >= 1, (1...12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year) else { return nil }
-        return CivilTime.days(year: year, month: month, day: day)
+        TimestampText.parseDate(text).flatMap { writable.contains($0) ? $0 : nil }
     }
 
     /// `2024-01-01`.
