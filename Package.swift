@@ -32,10 +32,13 @@ let package = Package(
         ),
         // epoll(7) headers for the server's poller (Linux only; no library to link).
         .systemLibrary(name: "CEpoll"),
-        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        // What every layer needs once: JSON string escaping, ASCII decimals, content digests,
+        // civil time and date formats, histograms. No dependencies, Swift only.
+        .target(name: "Base"),
+        .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        .target(name: "HTTPClient", dependencies: ["Base", "CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["HTTPClient", "HTTPServer", "Rates"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
@@ -46,14 +49,14 @@ let package = Package(
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
         .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
-        .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"]),
-        .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"]),
+        .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
+        .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
         // compilation condition cannot), defined for this one file only. DWARF 4 like the
         // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"]),
+        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
@@ -62,14 +65,15 @@ let package = Package(
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
         .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
+        .testTarget(name: "BaseTests", dependencies: ["Base", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
-        .testTarget(name: "RatesTests", dependencies: ["Rates", "HTTPClientTestSupport", "TestSupport"]),
+        .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
     ],
     swiftLanguageModes: [.v6]
 )

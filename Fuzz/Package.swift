@@ -8,7 +8,7 @@
 //   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
 //                                the parser target itself, as before)
 //   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
-//   Sources/Linked/<Module>/     every file of ../Sources/{CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
+//   Sources/Linked/<Module>/     every file of ../Sources/{Base,CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
 //                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
@@ -26,22 +26,23 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: linked + "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZlib", path: linked + "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "HTTPClient", dependencies: ["CCurl"], path: linked + "HTTPClient"),
+        .target(name: "Base", path: linked + "Base"),
+        .target(name: "HTTPClient", dependencies: ["Base", "CCurl"], path: linked + "HTTPClient"),
         .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"], path: linked + "Upstream"),
         .target(name: "Cache", path: linked + "Cache"),
         .target(name: "Gzip", dependencies: ["CZlib"], path: linked + "Gzip"),
-        .target(name: "Rates", dependencies: ["HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),
-        .target(name: "Books", dependencies: ["HTTPClient", "Upstream", "Cache"], path: linked + "Books"),
+        .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),
+        .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"], path: linked + "Books"),
         .systemLibrary(name: "CEpoll", path: linked + "CEpoll"),
-        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))],
+        .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))],
                 path: linked + "HTTPServer"),
         // No commit string here: the fuzz build's binary says "unknown", which nothing checks.
         .target(name: "CBuildInfo", path: linked + "CBuildInfo", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"],
+        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip"],
                 path: linked + "Almanac"),
 
         // Invariant checks shared by the decoder targets.
-        .target(name: "FuzzSupport", dependencies: ["HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: ["Base", "HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
 
         // One executable per target; scripts/fuzz.sh names them parser, coinbase, ….
         .executableTarget(name: "ParserFuzz", path: "Sources/ParserFuzz"),

@@ -1,3 +1,4 @@
+import Base
 import Cache
 
 /// Turns answers into the bytes clients get, once, when an answer is cached: every hit is then
@@ -42,8 +43,8 @@ public struct BookAnswer: CacheValue {
         self.body = book.map(rendering.book) ?? rendering.notFound(isbn)
         self.volumesBody = rendering.volumes(book)
         var digest = ContentDigest()
-        digest.add(body)
-        digest.add(volumesBody)
+        digest.combine(bytes: body)
+        digest.combine(bytes: volumesBody)
         self.cacheValidator = digest.hex
     }
 
@@ -74,31 +75,10 @@ public struct CoverAnswer: CacheValue {
         self.contentType = contentType
         self.body = body
         var digest = ContentDigest()
-        digest.add(Array(contentType.utf8))
-        digest.add(body)
+        digest.combine(bytes: Array(contentType.utf8))
+        digest.combine(bytes: body)
         self.cacheValidator = digest.hex
     }
 
     public var cacheCost: Int { body.count + 128 }
-}
-
-/// FNV-1a (64-bit) over content bytes: a strong validator that changes whenever a rendering
-/// does. Not a security hash; ETags only need to tell representations apart.
-struct ContentDigest {
-    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ bytes: [UInt8]) {
-        for byte in bytes {
-            state ^= UInt64(byte)
-            state &*= 0x0000_0100_0000_01B3
-        }
-        // Separate parts, so ("ab","c") and ("a","bc") differ.
-        state ^= 0xFF
-        state &*= 0x0000_0100_0000_01B3
-    }
-
-    var hex: String {
-        let text = String(state, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
-    }
 }

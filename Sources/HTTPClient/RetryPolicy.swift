@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// When a GET (idempotent, RFC 9110 §9.2.2) is tried again, and after how long.
@@ -38,19 +39,8 @@ public enum RetryPolicy {
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { // bytes: "1" U+0301 is one Character
             return Double(value)
         }
-        guard let date = parseHTTPDate(value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
-    }
-
-    /// IMF-fixdate, plus the obsolete RFC 850 and asctime forms recipients must accept.
-    static func parseHTTPDate(_ value: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) { return date }
-        }
-        return nil
+        let nowSeconds = Int64(max(-1e15, min(1e15, now.timeIntervalSince1970.rounded(.down))))
+        guard let seconds = HTTPDate.parse(value, now: nowSeconds) else { return nil }
+        return max(0, Double(seconds) - now.timeIntervalSince1970)
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Synchronization
 
 /// Upstream attempts per provider by outcome, and their latency, for `/metrics`.

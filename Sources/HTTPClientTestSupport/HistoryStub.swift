@@ -1,3 +1,4 @@
+import Base
 import Rates
 
 /// The history upstreams (bitstamp, coinbase-exchange, frankfurter) on a `StubUpstream`, speaking

@@ -1,3 +1,4 @@
+import Base
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import Base
+
 /// Serializes a response head (RFC 9112 §4, §6) into a caller-owned, reused buffer.
 ///
 /// The server owns the framing fields: `Date`, `Server`, `Content-Length`, `Connection` and

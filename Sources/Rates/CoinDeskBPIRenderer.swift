@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Speaks the retired CoinDesk Bitcoin Price Index v1 format, so clients written for

@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 
 /// CoinGecko's simple price API: `GET {base}/api/v3/simple/price?ids=bitcoin&vs_currencies=…`

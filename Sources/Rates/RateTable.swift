@@ -1,3 +1,4 @@
+import Base
 import Cache
 import HTTPClient
 import Foundation
@@ -39,7 +40,7 @@ public struct RateTable: CacheValue, Equatable {
         self.unavailable = unavailable.filter { rates[$0.key] == nil }
         let sortedRates = rates.sorted { $0.key < $1.key }
         self.codes = sortedRates.map(\.key)
-        var hasher = FNV1a64()
+        var hasher = ContentDigest()
         hasher.combine(source)
         hasher.combine(String(updated))
         for (code, rate) in sortedRates {
@@ -61,29 +62,4 @@ public struct RateTable: CacheValue, Equatable {
 
     /// Units of `code` one BTC buys, if the table quotes it.
     public func rate(_ code: String) -> Decimal? { rates[code] }
-}
-
-/// 64-bit FNV-1a: a cheap, stable content hash for validators and ETags (not a security
-/// boundary: ETags only need to change when content does, RFC 9110 §8.8.3).
-public struct FNV1a64: Sendable {
-    private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    public init() {}
-
-    /// Mixes `text` in, followed by a 0x1F separator so `("ab","c")` ≠ `("a","bc")`.
-    public mutating func combine(_ text: String) {
-        for byte in text.utf8 { mix(byte) }
-        mix(0x1F)
-    }
-
-    private mutating func mix(_ byte: UInt8) {
-        state ^= UInt64(byte)
-        state = state &* 0x0000_0100_0000_01B3
-    }
-
-    /// 16 lower-case hex digits.
-    public var hex: String {
-        let s = String(state, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
 }

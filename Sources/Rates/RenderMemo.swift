@@ -1,3 +1,4 @@
+import Base
 import Synchronization
 
 /// Rendered bodies keyed by query, valid for one table validator.
@@ -34,9 +35,9 @@ public final class RenderMemo: Sendable {
         self.makeETag = etag
     }
 
-    /// `"<validator>-<fnv1a64(representationKey)>"`.
+    /// `"<validator>-<ContentDigest of representationKey>"`.
     public static let defaultETag: ETagMaker = { validator, key in
-        var hasher = FNV1a64()
+        var hasher = ContentDigest()
         hasher.combine(key)
         return "\"\(validator)-\(hasher.hex)\""
     }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTPServer
 import Testing
@@ -79,20 +80,6 @@ import TestSupport
             var slow: [UInt8] = []
             JSONText.appendString(redactor.redact(text), to: &slow)
             #expect(fast == slow, "\(text.debugDescription)")
-        }
-    }
-
-    @Test func timestampBytesEqualFormat() {
-        var rng = SplitMix64(seed: 7)
-        var seconds = [0, 1, 59, 86_399, 86_400, 951_782_400, 951_868_800, 1_700_000_000, 4_102_444_800,
-                       253_402_300_799, -1, -86_400, -62_135_596_800]
-        for _ in 0..<20_000 { seconds.append(Int(rng.next() % 253_402_300_800)) }
-        for s in seconds {
-            for ms in [0, 5, 999] {
-                var bytes: [UInt8] = []
-                LogTimestamp.append(seconds: s, milliseconds: ms, to: &bytes)
-                #expect(String(decoding: bytes, as: UTF8.self) == LogTimestamp.format(seconds: s, milliseconds: ms), "\(s)")
-            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTPServer
 import Synchronization
@@ -78,8 +79,8 @@ import TestSupport
     }
 
     @Test func timestampFormat() {
-        #expect(LogTimestamp.format(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
-        #expect(LogTimestamp.format(seconds: 1_700_000_000, milliseconds: 999) == "2023-11-14T22:13:20.999Z")
+        #expect(TimestampText.iso8601Milliseconds(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
+        #expect(TimestampText.iso8601Milliseconds(seconds: 1_700_000_000, milliseconds: 999) == "2023-11-14T22:13:20.999Z")
     }
 
     @Test func redactorMasksQueryParametersAnywhere() {

@@ -71,18 +71,6 @@ import Testing
             == .init(contentLength: 700, sendsBody: false))
     }
 
-    @Test func decimalFormatting() {
-        for value in [0, 7, 10, 99, 700, 65536, 1_234_567_890, Int.max, -1, -42, Int.min] {
-            var out: [UInt8] = []
-            ASCIIDecimal.append(value, to: &out)
-            #expect(String(decoding: out, as: UTF8.self) == String(value))
-        }
-    }
-
-    @Test func imfFixdate() {
-        #expect(String(decoding: HTTPDateCache.format(784_111_777), as: UTF8.self) == "Sun, 06 Nov 1994 08:49:37 GMT")
-    }
-
     @Test func requestIDs() {
         #expect(RequestID.isAcceptable("abc-123"))
         #expect(!RequestID.isAcceptable(""))

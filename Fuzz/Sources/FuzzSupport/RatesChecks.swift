@@ -9,6 +9,7 @@
 // - `updated` is a date-time almanac can write as RFC 3339 (a four-digit year);
 // - the table renders (rates, a cross rate, convert, currencies, the CoinDesk BPI formats)
 //   to valid JSON, and base-BTC rates survive the Decimal → JSON text → Decimal trip exactly.
+import Base
 import Foundation
 import HTTPClient
 import Rates

@@ -1,3 +1,4 @@
+import Base
 import Cache
 import HTTPServer
 import Synchronization
@@ -40,7 +41,7 @@ public enum HTTPCaching {
     /// (endpoint and normalized parameters). Same value + same variant → same bytes → same tag.
     public static func strongETag(validator: String, variant: String = "") -> String {
         if variant.isEmpty { return "\"\(validator)\"" }
-        return "\"\(validator)-\(hex(fnv1a64(variant)))\""
+        return "\"\(validator)-\(ContentDigest.hex(of: variant))\""
     }
 
     /// The response for a cached representation, or 304 when the client already has it.
@@ -139,20 +140,6 @@ public enum HTTPCaching {
     private static func opaque<S: StringProtocol>(_ tag: S) -> Substring.UTF8View {
         let bytes = Substring(tag).utf8
         return bytes.starts(with: "W/".utf8) ? bytes.dropFirst(2) : bytes
-    }
-
-    static func fnv1a64(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 {
-            h ^= UInt64(b)
-            h &*= 0x0000_0100_0000_01b3
-        }
-        return h
-    }
-
-    static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
     }
 }
 

@@ -1,3 +1,9 @@
+import Base
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPServer
 
 /// Structured logging to stdout, one line per event: JSON lines by default (for log
@@ -97,7 +103,8 @@ public final class Logger: Sendable {
     func appendAccessLine(_ entry: AccessLogEntry, to bytes: inout [UInt8]) {
         let redactor = configuration.redactor
         Self.appendLiteral(#"{"time":""#, to: &bytes)
-        LogTimestamp.appendNow(to: &bytes)
+        let now = Self.wallClockNow()
+        TimestampText.appendISO8601Milliseconds(seconds: now.seconds, milliseconds: now.milliseconds, to: &bytes)
         bytes.append(contentsOf: accessParts.afterTime)
         redactor.appendRedactedJSONString(entry.method, to: &bytes)
         Self.appendLiteral(#","path":"#, to: &bytes)
@@ -146,7 +153,8 @@ public final class Logger: Sendable {
 
     private func emit(_ level: LogLevel, deferred: Bool = false, _ message: String, _ fields: KeyValuePairs<String, Value>) {
         let redactor = configuration.redactor
-        let time = LogTimestamp.now()
+        let now = Self.wallClockNow()
+        let time = TimestampText.iso8601Milliseconds(seconds: now.seconds, milliseconds: now.milliseconds)
         var line: String
         switch configuration.format {
         case .json:
@@ -185,6 +193,13 @@ public final class Logger: Sendable {
             line += "\n"
         }
         if deferred { sink.writeDeferred(line: Array(line.utf8)) } else { sink.write(line: Array(line.utf8)) }
+    }
+
+    /// The wall clock now (every log line's `time`), read with `clock_gettime`: no `Date` per line.
+    private static func wallClockNow() -> (seconds: Int, milliseconds: Int) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return (Int(ts.tv_sec), Int(ts.tv_nsec) / 1_000_000)
     }
 }
 

@@ -1,4 +1,4 @@
-import HTTPClient
+import Base
 import Synchronization
 
 /// Request counts by route, method and status, and latency by route. Labels come from the

@@ -1,4 +1,4 @@
-import HTTPClient
+import Base
 
 /// One Prometheus metric family as collected at scrape time: a name, its help, its type and
 /// every sample. Collectors build these from live state; `PrometheusText` renders them.

@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 
 /// Upstream calls as the HTTP client counted them, in a shape owned by Almanac so the

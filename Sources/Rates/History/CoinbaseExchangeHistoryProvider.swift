@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 
 /// Coinbase Exchange's daily candles: `GET {base}/products/BTC-{USD|EUR|GBP}/candles?granularity=86400&start=ISO8601&end=ISO8601`

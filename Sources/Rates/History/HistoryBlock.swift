@@ -1,3 +1,4 @@
+import Base
 import Cache
 
 /// Names one cached block of days: a provider's series over `plan.span(index)`, fetched
@@ -57,7 +58,7 @@ public struct HistoryBlock: CacheValue, Equatable {
         self.series = series
         self.fetchedAt = fetchedAt
         self.isFinal = isFinal
-        var hasher = FNV1a64()
+        var hasher = ContentDigest()
         hasher.combine(String(firstDay))
         hasher.combine(String(fetchedAt))
         hasher.combine(isFinal ? "final" : "open")

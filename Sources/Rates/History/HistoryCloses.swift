@@ -1,3 +1,4 @@
+import Base
 import Cache
 
 /// Daily BTC closes of several currencies over a range of days, assembled from cached blocks,
@@ -62,7 +63,7 @@ struct HistoryLookupSummary {
     private(set) var collapsed = true
     private(set) var sawMiss = false
     private(set) var updated: Int64 = 0
-    private var hasher = FNV1a64()
+    private var hasher = ContentDigest()
 
     mutating func add(_ lookup: CacheLookup<HistoryBlock>) {
         switch lookup.outcome {

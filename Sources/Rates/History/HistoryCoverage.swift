@@ -1,3 +1,5 @@
+import Base
+
 /// The pure steps between cached blocks and a day-by-day series: which days a provider
 /// answers, copying block values, and crossing BTC-USD closes with ECB rates.
 enum HistoryCoverage {

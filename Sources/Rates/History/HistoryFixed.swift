@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Historical values as fixed-point integers: units of 10⁻⁸ in an `Int64` (up to about
@@ -95,7 +96,7 @@ public enum HistoryFixed {
         var fractionUnit: UInt64 = 1
         for _ in 0..<kept { fractionUnit *= 10 }
         if value < 0 && scaled > 0 { out.append(UInt8(ascii: "-")) }
-        appendInteger(scaled / fractionUnit, to: &out)
+        ASCIIDecimal.append(scaled / fractionUnit, to: &out)
         var fraction = scaled % fractionUnit
         guard fraction > 0 else { return }
         var width = kept
@@ -109,21 +110,5 @@ public enum HistoryFixed {
             i -= 1
         }
         out.append(contentsOf: digits)
-    }
-
-    static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 { out.append(0x30 + UInt8(value)); return }
-        var buffer: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var v = value, n = 0
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            while v > 0 {
-                raw[19 - n] = 0x30 + UInt8(v % 10)
-                v /= 10
-                n += 1
-            }
-            out.append(contentsOf: raw[(20 - n)...])
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Renders historical closes: CoinDesk's `historical/close.json` shape and almanac's own

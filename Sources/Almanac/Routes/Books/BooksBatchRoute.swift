@@ -1,3 +1,4 @@
+import Base
 import Books
 import Cache
 import HTTPServer

@@ -1,3 +1,4 @@
+import Base
 import HTTPServer
 
 /// The absolute cover links of the Google-compatible volumes answer, filled in per response.

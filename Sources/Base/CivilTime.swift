@@ -23,7 +23,7 @@ public struct CivilTime: Sendable, Equatable {
 
     /// The UTC civil time of `unixSeconds`.
     public init(unixSeconds: Int64) {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let days = CivilTime.days(containing: unixSeconds)
         let secondsOfDay = Int(unixSeconds - days * 86_400)
         let (y, m, d) = CivilTime.civil(fromDays: days)
         self.init(year: y, month: m, day: d,
@@ -37,6 +37,7 @@ public struct CivilTime: Sendable, Equatable {
     }
 
     /// Days since 1970-01-01 of a civil date.
+    @inlinable
     public static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
@@ -47,7 +48,9 @@ public struct CivilTime: Sendable, Equatable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
+    /// The civil date (year, month 1…12, day 1…31) of days since 1970-01-01.
+    @inlinable
+    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -59,6 +62,24 @@ public struct CivilTime: Sendable, Equatable {
         let y = Int(yoe + era * 400) + (m <= 2 ? 1 : 0)
         return (y, m, d)
     }
+
+    /// Days since 1970-01-01 of the UTC day containing `unixSeconds` (floor division, so
+    /// instants before 1970 work too).
+    public static func days(containing unixSeconds: Int64) -> Int64 {
+        unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+    }
+
+    /// Days in `month` (1…12) of `year` (proleptic Gregorian).
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// English weekday abbreviations, index 0 = Sunday (as `weekday(days:)`).
+    public static let weekdayAbbreviations = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// 0 = Sunday … 6 = Saturday.
     public static func weekday(days: Int64) -> Int {
@@ -72,26 +93,8 @@ public struct CivilTime: Sendable, Equatable {
         return lastDay - Int64(weekday(days: lastDay))
     }
 
-    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// English month abbreviations (HTTP-date, CoinDesk's texts): never localized.
+    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     public var monthAbbreviation: String { CivilTime.monthAbbreviations[month - 1] }
-}
-
-/// UK civil time: GMT in winter, BST (UTC+1) from 01:00 UTC on the last Sunday of March to
-/// 01:00 UTC on the last Sunday of October (the Summer Time Order 2002, aligned with
-/// EU Directive 2000/84/EC). CoinDesk's `updateduk` field is in this time.
-public enum UKTime {
-    public static func isSummerTime(unixSeconds: Int64) -> Bool {
-        let year = CivilTime(unixSeconds: unixSeconds).year
-        let start = CivilTime.lastSunday(year: year, month: 3) * 86_400 + 3600
-        let end = CivilTime.lastSunday(year: year, month: 10) * 86_400 + 3600
-        return unixSeconds >= start && unixSeconds < end
-    }
-
-    /// UK local time of `unixSeconds` and the zone abbreviation (`BST` or `GMT`).
-    public static func local(unixSeconds: Int64) -> (CivilTime, String) {
-        isSummerTime(unixSeconds: unixSeconds)
-            ? (CivilTime(unixSeconds: unixSeconds + 3600), "BST")
-            : (CivilTime(unixSeconds: unixSeconds), "GMT")
-    }
 }

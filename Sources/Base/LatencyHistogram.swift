@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A Prometheus-style cumulative histogram of durations in seconds, safe to record from any
-/// thread. Buckets span 50 µs (a cache hit) to 30 s (a slow upstream with retries), so both
-/// HTTP serving and upstream calls resolve where they actually fall.
+/// thread: server-side request metrics and upstream call metrics both record into it. Buckets
+/// span 50 µs (a cache hit) to 30 s (a slow upstream with retries), so both HTTP serving and
+/// upstream calls resolve where they actually fall.
 public final class LatencyHistogram: Sendable {
     /// Upper bounds in seconds, ascending; `+Inf` is implicit.
     public static let defaultBounds: [Double] = [

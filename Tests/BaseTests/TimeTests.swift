@@ -1,5 +1,5 @@
 import Testing
-@testable import Rates
+import Base
 
 @Suite struct TimeTests {
     @Test func civilRoundTrip() {
