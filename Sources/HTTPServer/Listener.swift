@@ -31,14 +31,7 @@ final class Listener: @unchecked Sendable {
         self.onAccept = onAccept
         self.wantsRemoteAddress = wantsRemoteAddress
 
-        var hints = addrinfo()
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
+        var hints = POSIX.streamHints(passive: true)
         var result: UnsafeMutablePointer<addrinfo>?
         let node = host.isEmpty ? nil : host
         let rc = getaddrinfo(node, String(port), &hints, &result)

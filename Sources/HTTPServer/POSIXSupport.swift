@@ -18,6 +18,20 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
 /// Small wrappers over the socket calls the server (and the Redis client) makes, so the rest
 /// reads as intent.
 public enum POSIX {
+    /// `getaddrinfo` hints for TCP over IPv4 or IPv6 (`passive`: for a listening socket, with
+    /// a numeric service), shared by the listener and every client socket of the project.
+    public static func streamHints(passive: Bool = false) -> addrinfo {
+        var hints = addrinfo()
+        if passive { hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV }
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
+        return hints
+    }
+
     /// Writes to a closed peer must fail with EPIPE instead of killing the process
     /// (sends also pass MSG_NOSIGNAL; this covers any other write path).
     public static func ignoreSIGPIPE() {

@@ -18,8 +18,7 @@ public struct CoinDeskProvider: RatesProvider {
     public var url: String { BaseURL.trimmed(baseURL) + "/v1/bpi/currentprice.json" }
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
-        let json = try await ProviderFetch.json(url, provider: name, client: client)
-        return try ProviderFetch.decoding(url) { () throws(UpstreamError) in try decode(json) }
+        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in try decode(json) }
     }
 
     /// Decodes a parsed body; public for tests and fuzzing.

@@ -32,8 +32,9 @@ public struct CoinGeckoProvider: RatesProvider {
     }
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
-        let json = try await ProviderFetch.json(url, provider: name, client: client)
-        return try ProviderFetch.decoding(url) { () throws(UpstreamError) in try decode(json, fetchedAt: now()) }
+        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
+            try decode(json, fetchedAt: now())
+        }
     }
 
     /// Decodes a parsed body; public for tests and fuzzing.

@@ -16,8 +16,9 @@ public struct CoinbaseProvider: RatesProvider {
     public var url: String { BaseURL.trimmed(baseURL) + "/v2/exchange-rates?currency=BTC" }
 
     public func fetch(client: any HTTPClient) async throws -> RateTable {
-        let json = try await ProviderFetch.json(url, provider: name, client: client)
-        return try ProviderFetch.decoding(url) { () throws(UpstreamError) in try decode(json, fetchedAt: now()) }
+        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
+            try decode(json, fetchedAt: now())
+        }
     }
 
     /// Decodes a parsed body; public for tests and fuzzing.

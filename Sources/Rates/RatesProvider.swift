@@ -29,6 +29,14 @@ enum ProviderFetch {
         return try decoding(url) { () throws(UpstreamError) in try parse(response.body, provider: provider) }
     }
 
+    /// The whole fetch of a JSON rates provider: GET `url`, require a 200, parse, then `decode`
+    /// the document (its failure carries `url` for the log line).
+    static func table(_ url: String, provider: String, client: any HTTPClient,
+                      decode: (JSONValue) throws(UpstreamError) -> RateTable) async throws -> RateTable {
+        let json = try await json(url, provider: provider, client: client)
+        return try decoding(url) { () throws(UpstreamError) in try decode(json) }
+    }
+
     /// Runs a provider's decoding, attaching `url` to its failure for the log line.
     static func decoding<T>(_ url: String, _ body: () throws(UpstreamError) -> T) throws(UpstreamError) -> T {
         do {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HTTPServer
 
 /// One address `getaddrinfo` gave for the Redis host, kept as raw `sockaddr` bytes.
 struct RedisAddress: Sendable {
@@ -36,13 +37,7 @@ enum RedisSocket {
     }
 
     static func resolve(host: String, port: Int) -> Resolution {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
+        var hints = POSIX.streamHints()
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
