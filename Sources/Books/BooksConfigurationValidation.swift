@@ -1,3 +1,5 @@
+import HTTPClient
+
 extension BooksConfiguration {
     /// Every problem with this configuration, one line each naming its key (for
     /// `almanac check-config`, which exits 2 when any is returned). Empty when valid.
@@ -16,7 +18,8 @@ extension BooksConfiguration {
         for (key, url) in [("books.googleBooks.baseUrl", googleBooks.baseUrl),
                            ("books.openLibrary.baseUrl", openLibrary.baseUrl),
                            ("books.openLibrary.coversBaseUrl", openLibrary.coversBaseUrl)]
-        where UpstreamURL.host(of: url) == nil || (UpstreamURL.pathAndQuery(of: url) ?? "").contains(where: { $0 == "?" || $0 == "#" }) {
+        where UpstreamURL.host(of: url) == nil
+            || (UpstreamURL.pathAndQuery(of: url) ?? "").utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             problems.append("\(key): must be an absolute http(s) URL without query, e.g. https://example.org")
         }
         if let country = googleBooks.country, !(country.count == 2 && country.allSatisfy { $0.isASCII && $0.isLetter }) {

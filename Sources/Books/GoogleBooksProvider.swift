@@ -66,7 +66,7 @@ public struct GoogleBooksProvider: BooksProvider {
 
     /// `http://books.google.com/…` → `https://…` (the seed app loaded covers in clear text).
     static func secured(_ url: String) -> String {
-        guard UpstreamURL.isHTTP(url), let host = UpstreamURL.host(of: url), imageHosts.contains(host) else { return url }
+        guard UpstreamURL.isPlainHTTP(url), let host = UpstreamURL.host(of: url), imageHosts.contains(host) else { return url }
         return UpstreamURL.upgradedToHTTPS(url)
     }
 

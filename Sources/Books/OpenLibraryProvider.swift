@@ -47,8 +47,9 @@ public struct OpenLibraryProvider: BooksProvider {
     /// Open Library answers a blank 1×1 image instead of a 404 when it has none.
     func coverURL(_ cover: Cover?) -> String? {
         guard let cover, let url = cover.large.nonEmpty ?? cover.medium.nonEmpty ?? cover.small.nonEmpty,
-              let path = UpstreamURL.pathAndQuery(of: url), path.hasPrefix("/b/") else { return nil }
-        let withoutQuery = path.prefix { $0 != "?" && $0 != "#" }
+              let path = UpstreamURL.pathAndQuery(of: url), path.utf8.starts(with: "/b/".utf8) else { return nil }
+        let end = path.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? path.endIndex
+        let withoutQuery = path[..<end]
         return BaseURL.trimmed(configuration.coversBaseUrl) + withoutQuery + "?default=false"
     }
 
