@@ -54,7 +54,7 @@ public struct GoogleBooksProvider: BooksProvider {
             language: info.language.nonEmpty,
             description: info.description.nonEmpty,
             categories: Self.names(info.categories),
-            coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).map(Self.secured),
+            coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).flatMap(Self.secured),
             sources: [name])
     }
 
@@ -65,8 +65,11 @@ public struct GoogleBooksProvider: BooksProvider {
     }
 
     /// `http://books.google.com/…` → `https://…` (the seed app loaded covers in clear text).
-    static func secured(_ url: String) -> String {
-        guard UpstreamURL.isPlainHTTP(url), let host = UpstreamURL.host(of: url), imageHosts.contains(host) else { return url }
+    /// A thumbnail URL that libcurl cannot read (a space, a stray `@`…) is no cover at all: it
+    /// could never be fetched, and its host cannot be known, so it cannot be upgraded either.
+    static func secured(_ url: String) -> String? {
+        guard let host = UpstreamURL.host(of: url) else { return nil }
+        guard UpstreamURL.isPlainHTTP(url), imageHosts.contains(host) else { return url }
         return UpstreamURL.upgradedToHTTPS(url)
     }
 

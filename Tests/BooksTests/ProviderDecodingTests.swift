@@ -43,6 +43,11 @@ import Testing
         #expect(book?.coverURL == "https://books.google.com/books/content?id=5wBQEp6ruIAC&printsec=frontcover&img=1&zoom=1&source=gbs_api")
         // Only Google's own image hosts are rewritten; anything else is left for the host policy to judge.
         #expect(GoogleBooksProvider.secured("http://example.com/x.jpg") == "http://example.com/x.jpg")
+        // A URL libcurl cannot read is no cover (found by the google-books fuzz target: a space
+        // in the query left an http:// Google thumbnail un-upgraded).
+        #expect(GoogleBooksProvider.secured("http://books.google.com/books/content?id=1&source=gbs_g i") == nil)
+        #expect(GoogleBooksProvider.secured("http://books.google.com@evil.example/x") == nil)
+        #expect(GoogleBooksProvider.secured("HTTP://Books.Google.com/x") == "https://Books.Google.com/x")
     }
 
     @Test func noMatchingItemIsNotFound() throws {
