@@ -54,7 +54,7 @@ public struct GoogleBooksProvider: BooksProvider {
             language: info.language.nonEmpty,
             description: info.description.nonEmpty,
             categories: Self.names(info.categories),
-            coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).flatMap(Self.secured),
+            coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).map(Self.secured),
             sources: [name])
     }
 
@@ -65,11 +65,10 @@ public struct GoogleBooksProvider: BooksProvider {
     }
 
     /// `http://books.google.com/…` → `https://…` (the seed app loaded covers in clear text).
-    /// A thumbnail URL that libcurl cannot read (a space, a stray `@`…) is no cover at all: it
-    /// could never be fetched, and its host cannot be known, so it cannot be upgraded either.
-    static func secured(_ url: String) -> String? {
-        guard let host = UpstreamURL.host(of: url) else { return nil }
-        guard UpstreamURL.isPlainHTTP(url), imageHosts.contains(host) else { return url }
+    /// Decided on the host as written, so even a URL libcurl will refuse (a space in the query)
+    /// is never left in clear text; whether it is fetched is the cover host policy's call.
+    static func secured(_ url: String) -> String {
+        guard UpstreamURL.isPlainHTTP(url), let host = UpstreamURL.writtenHost(of: url), imageHosts.contains(host) else { return url }
         return UpstreamURL.upgradedToHTTPS(url)
     }
 

@@ -56,6 +56,25 @@ extension UpstreamURL {
         return parsed.host
     }
 
+    /// The host as written between `://` and the first `/`, `?` or `#` (after any userinfo,
+    /// before any port, IPv6 brackets kept), ASCII lower-cased; nil for anything but http(s).
+    /// Only for decisions that rewrite text (upgrading a known image host to https); what is
+    /// fetched is always judged by `parse`, as curl reads it.
+    public static func writtenHost(of url: String) -> String? {
+        guard let start = authorityStart(url) else { return nil }
+        let bytes = Array(url.utf8[start...])
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        var authority = bytes[..<end]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+        if authority.first == UInt8(ascii: "[") {
+            if let close = authority.firstIndex(of: UInt8(ascii: "]")) { authority = authority[...close] }
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            authority = authority[..<colon]
+        }
+        guard !authority.isEmpty else { return nil }
+        return String(decoding: authority.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
     /// The path, query and fragment after the authority (`/b/id/1-L.jpg?x`), or nil when `url`
     /// is not an absolute http(s) URL; "" when nothing follows the authority.
     public static func pathAndQuery(of url: String) -> Substring? {

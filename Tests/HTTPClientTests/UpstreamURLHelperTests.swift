@@ -14,6 +14,15 @@ import Testing
         #expect(UpstreamURL.host(of: "not a url") == nil)
     }
 
+    @Test func writtenHostIsReadAsBytes() {
+        #expect(UpstreamURL.writtenHost(of: "http://Books.Google.com:80/x y") == "books.google.com")
+        #expect(UpstreamURL.writtenHost(of: "https://a@b.example/") == "b.example")
+        #expect(UpstreamURL.writtenHost(of: "https://[::1]:8443/") == "[::1]")
+        #expect(UpstreamURL.writtenHost(of: "https://h\u{301}st/") == "h\u{301}st")
+        #expect(UpstreamURL.writtenHost(of: "https:///x") == nil)
+        #expect(UpstreamURL.writtenHost(of: "ftp://a/") == nil)
+    }
+
     @Test func pathAndQueryAreReadAsBytes() {
         #expect(UpstreamURL.pathAndQuery(of: "https://covers.openlibrary.org/b/id/1-L.jpg?x=1") == "/b/id/1-L.jpg?x=1")
         #expect(UpstreamURL.pathAndQuery(of: "HTTP://h") == "")
