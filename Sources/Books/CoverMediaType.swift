@@ -1,3 +1,4 @@
+import Base
 /// Vets a cover's Content-Type before its bytes are served under almanac's own origin.
 enum CoverMediaType {
     /// `image/jpeg; charset=x` → `image/jpeg`. nil unless it is a plain `image/<token>`; SVG is
@@ -8,7 +9,7 @@ enum CoverMediaType {
     static func imageType(_ header: String?) -> String? {
         guard let header else { return nil }
         let trimmed = String(decoding: header.utf8.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self).trimmingWhitespace()
-        let type = trimmed.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } // ASCII lower case
+        let type = trimmed.utf8.map(ASCIICase.lowercased)
         let prefix = Array("image/".utf8)
         guard type.starts(with: prefix), !type.elementsEqual("image/svg+xml".utf8) else { return nil }
         let subtype = type.dropFirst(prefix.count)

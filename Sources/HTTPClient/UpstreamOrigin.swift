@@ -1,3 +1,4 @@
+import Base
 /// The origin (scheme, host, port) of an absolute http(s) URL, read strictly from its bytes.
 ///
 /// A URL an upstream chose (a redirect's `Location`, a thumbnail in a catalogue record) is
@@ -48,9 +49,9 @@ public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
         guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return .failure(.badCharacters) }
         let scheme: String
         let start: Int
-        if hasPrefixIgnoringCase(bytes, "https://") {
+        if url.hasASCIIPrefixIgnoringCase("https://") {
             (scheme, start) = ("https", 8)
-        } else if hasPrefixIgnoringCase(bytes, "http://") {
+        } else if url.hasASCIIPrefixIgnoringCase("http://") {
             (scheme, start) = ("http", 7)
         } else {
             return .failure(.notHTTP)
@@ -71,7 +72,7 @@ public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
             }
             port = value
         }
-        let host = String(decoding: hostBytes.map(lowercased), as: UTF8.self)
+        let host = ASCIICase.lowercased(hostBytes)
         if let refusal = refusal(ofHost: Array(host.utf8)) { return .failure(refusal) }
         // libcurl must connect exactly where this reading says.
         guard let curl = UpstreamURL.parse(url), curl.scheme == scheme, curl.host == host, curl.port == port else {
@@ -106,16 +107,8 @@ public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-
     /// `/`, `?` and `#` end an authority (a `\\`, which some parsers read as `/`, never gets here).
     private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-    }
-
-    private static func hasPrefixIgnoringCase(_ bytes: [UInt8], _ prefix: StaticString) -> Bool {
-        let prefix = prefix.withUTF8Buffer { Array($0) }
-        guard bytes.count >= prefix.count else { return false }
-        return zip(bytes, prefix).allSatisfy { lowercased($0) == $1 }
     }
 }

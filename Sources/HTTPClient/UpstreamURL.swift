@@ -1,3 +1,4 @@
+import Base
 import CCurl
 
 /// A URL as libcurl itself parses it, so the host we check is the host curl would connect to.
@@ -72,7 +73,7 @@ extension UpstreamURL {
             authority = authority[..<colon]
         }
         guard !authority.isEmpty else { return nil }
-        return String(decoding: authority.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return ASCIICase.lowercased(authority)
     }
 
     /// The path, query and fragment after the authority (`/b/id/1-L.jpg?x`), or nil when `url`
@@ -120,18 +121,8 @@ extension UpstreamURL {
 
     /// `http` or `https` (lower case) when `url` starts with `http://` or `https://` in any case.
     private static func scheme(of url: String) -> String? {
-        func starts(with prefix: StaticString) -> Bool {
-            prefix.withUTF8Buffer { expected in
-                var bytes = url.utf8.makeIterator()
-                for e in expected {
-                    guard let b = bytes.next() else { return false }
-                    if (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) != e { return false }
-                }
-                return true
-            }
-        }
-        if starts(with: "https://") { return "https" }
-        if starts(with: "http://") { return "http" }
+        if url.hasASCIIPrefixIgnoringCase("https://") { return "https" }
+        if url.hasASCIIPrefixIgnoringCase("http://") { return "http" }
         return nil
     }
 

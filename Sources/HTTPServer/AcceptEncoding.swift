@@ -1,3 +1,4 @@
+import Base
 /// Whether a request's `Accept-Encoding` (RFC 9110 §12.5.3) lets the server answer with gzip.
 ///
 /// The field is a comma-separated list of codings with optional weights (`gzip;q=0.8`).
@@ -58,7 +59,7 @@ public enum AcceptEncoding {
                 var next = parameter
                 while next < end, bytes[next] != UInt8(ascii: ";") { next += 1 }
                 let (s, e) = trim(bytes, parameter, next)
-                if e - s >= 2, bytes[s] | 0x20 == UInt8(ascii: "q"), bytes[s + 1] == UInt8(ascii: "=") {
+                if e - s >= 2, ASCIICase.lowercased(bytes[s]) == UInt8(ascii: "q"), bytes[s + 1] == UInt8(ascii: "=") {
                     // A weight is positive when any digit of it is non-zero (§12.4.2).
                     acceptable = (s + 2..<e).contains { bytes[$0] >= UInt8(ascii: "1") && bytes[$0] <= UInt8(ascii: "9") }
                 }
@@ -84,9 +85,7 @@ public enum AcceptEncoding {
             guard end - start == token.utf8CodeUnitCount else { return false }
             return token.withUTF8Buffer { expected in
                 for i in 0..<expected.count {
-                    let byte = bytes[start + i]
-                    let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                    if folded != expected[i] { return false }
+                    if ASCIICase.lowercased(bytes[start + i]) != expected[i] { return false }
                 }
                 return true
             }

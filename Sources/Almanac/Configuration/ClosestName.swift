@@ -1,3 +1,4 @@
+import Base
 /// Finds the known name a mistyped one was most likely meant to be, so a configuration error
 /// can say "did you mean ALMANAC_SERVER_PORT?" instead of only "unknown".
 ///
@@ -7,11 +8,11 @@
 /// every key gets no misleading hint. Ties go to the first name in `candidates`' order.
 enum ClosestName {
     static func suggestion(for typed: String, among candidates: some Sequence<String>) -> String? {
-        let typedBytes = Array(typed.utf8).map(fold)
+        let typedBytes = typed.utf8.map(ASCIICase.lowercased)
         let limit = min(4, max(1, typedBytes.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(typedBytes, Array(candidate.utf8).map(fold), giveUpAbove: limit)
+            let distance = editDistance(typedBytes, candidate.utf8.map(ASCIICase.lowercased), giveUpAbove: limit)
             guard distance <= limit, distance < (best?.distance ?? Int.max) else { continue }
             best = (candidate, distance)
         }
@@ -38,9 +39,5 @@ enum ClosestName {
             swap(&previous, &current)
         }
         return previous[b.count]
-    }
-
-    private static func fold(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 }

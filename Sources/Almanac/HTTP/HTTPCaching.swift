@@ -144,18 +144,6 @@ public enum HTTPCaching {
 }
 
 extension StringProtocol {
-    /// Whether the text starts with `prefix` (lower-case ASCII), ASCII letters compared in any
-    /// case, every other byte exactly.
-    func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
-        var bytes = utf8.makeIterator()
-        for expected in prefix.utf8 {
-            guard let b = bytes.next() else { return false }
-            let lowered = (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b
-            guard lowered == expected else { return false }
-        }
-        return true
-    }
-
     /// The items of a comma-separated list (`a, b,,c`), split at the byte `,` and trimmed of
     /// spaces and tabs, empty items dropped. Never split by `Character`: `,` followed by
     /// U+0301 is one grapheme cluster, which `split(separator: ",")` would not split at.

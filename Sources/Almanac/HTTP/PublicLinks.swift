@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 import HTTPServer
 
@@ -71,7 +72,7 @@ public struct PublicLinks: Sendable, Equatable {
             guard bytes[hostEnd] == UInt8(ascii: ":"), !port.isEmpty, port.count <= 5,
                   port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         }
-        return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return ASCIICase.lowercased(bytes)
     }
 
     /// The last element of a `Forwarded` value as lower-cased parameter names → unquoted values.
