@@ -148,9 +148,10 @@ almanac_env() {
 }
 
 # start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to
-# $APP_STDOUT (default /dev/null), stderr to $WORK/almanac.err.
+# $APP_STDOUT (default /dev/null), stderr to $WORK/almanac.err. ALMANAC_FIXED_PORT: listen
+# there instead of on a free port (make demo's 8080).
 start_almanac() {
-  APP_PORT="$(free_port)"
+  APP_PORT="${ALMANAC_FIXED_PORT:-$(free_port)}"
   APP="http://127.0.0.1:$APP_PORT"
   almanac_env
   "$APP_BIN" serve >"${APP_STDOUT:-/dev/null}" 2>"$WORK/almanac.err" &
