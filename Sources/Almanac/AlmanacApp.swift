@@ -32,7 +32,8 @@ public final class AlmanacApp: Sendable {
         let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed)
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
         let steward = Steward(configuration: configuration.stewardConfiguration,
-                              onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) })
+                              onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) },
+                              onFailure: { failure in UpstreamFailureLog.write(failure, to: logger) })
         let lifecycle = Lifecycle()
         let httpMetrics = HTTPMetrics()
         let metrics = AlmanacMetrics.makeRegistry(.init(

@@ -101,7 +101,13 @@ public final class BooksService: Sendable {
         // Failures are labelled by the provider whose answer named this image.
         let provider = book.coverSource ?? book.sources.first ?? "covers"
         let lookup = try await covers.value(for: isbn) { [self] in
-            let answer = try await fetchCover(url, isbn: isbn, provider: provider, deadline: deadline)
+            let answer: CoverAnswer
+            do throws(UpstreamError) {
+                answer = try await fetchCover(url, isbn: isbn, provider: provider, deadline: deadline)
+            } catch {
+                steward?.reportFailure(error)
+                throw error
+            }
             return CacheLoad(value: answer,
                              ttlSeconds: answer.image == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)

@@ -319,8 +319,8 @@ final class Connection: @unchecked Sendable {
         case let .ready(response):
             deliver(response)
         case let .pending(work):
-            Task {
-                let response = await work()
+            Task { [requestID = request.requestID] in
+                let response = await RequestContext.$requestID.withValue(requestID) { await work() }
                 self.owner.queue.async { self.deliver(response) }
             }
         }

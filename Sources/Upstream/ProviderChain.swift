@@ -20,6 +20,8 @@ import HTTPClient
 ///   whole walk ends by `upstream.requestDeadlineMs`; each provider gets
 ///   `upstream.timeoutMs` of it, retries included, or what is left if that is less; a
 ///   provider reached with no time left is reported as a timeout, never silently dropped.
+///   Every failure is also reported to the steward as it happens (`Steward.reportFailure`: the
+///   app logs it), recovered by a later provider or not.
 public struct ProviderChain<Answer: Sendable>: Sendable {
     /// One provider as the chain sees it.
     public struct Provider: Sendable {
@@ -72,6 +74,12 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
         var answer: Answer?
         var failures: [UpstreamError] = []
         var skipped: [ProviderSkipped] = []
+        /// Every failure is kept for the caller and reported at once (logged with the request id),
+        /// even when a later provider answers.
+        func failed(_ failure: UpstreamError) {
+            failures.append(failure)
+            steward?.reportFailure(failure)
+        }
         let clock = ContinuousClock()
         let deadline = steward.map { clock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
         for provider in providers {
@@ -81,7 +89,7 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
             if let steward, let deadline {
                 let now = clock.now
                 guard now < deadline else {
-                    failures.append(UpstreamError(.timeout, provider: provider.name,
+                    failed(UpstreamError(.timeout, provider: provider.name,
                         detail: "not asked: the request deadline of \(steward.configuration.requestDeadlineMs) ms was spent"))
                     continue
                 }
@@ -93,13 +101,13 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
                 answer = answer.map { merge($0, found) } ?? found
             } catch let error as UpstreamError {
                 if error.kind == .cancelled { throw CancellationError() }
-                failures.append(error)
+                failed(error)
             } catch let skip as ProviderSkipped {
                 skipped.append(skip)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failures.append(UpstreamError(.other, provider: provider.name, detail: String(describing: error)))
+                failed(UpstreamError(.other, provider: provider.name, detail: String(describing: error)))
             }
         }
         if let answer { return answer }

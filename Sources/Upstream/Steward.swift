@@ -13,6 +13,7 @@ public final class Steward: Sendable {
     let state: any StewardState
     private let clock: @Sendable () -> Double
     private let onChange: @Sendable (_ provider: String, _ change: StewardChange) -> Void
+    private let onFailure: @Sendable (UpstreamError) -> Void
     private let skips = Mutex<[String: [ProviderSkipped.Reason: UInt64]]>([:])
 
     /// - Parameters:
@@ -20,13 +21,17 @@ public final class Steward: Sendable {
     ///   - clock: monotonic seconds (tests inject a manual one).
     ///   - onChange: called once per provider state change (entering or leaving a cooldown,
     ///     a breaker opening or closing): the app logs it.
+    ///   - onFailure: called once per failed provider request, on the task that made it (see
+    ///     `reportFailure`): the app logs it.
     public init(configuration: StewardConfiguration, state: (any StewardState)? = nil,
                 clock: @escaping @Sendable () -> Double = Steward.monotonicSeconds,
-                onChange: @escaping @Sendable (_ provider: String, _ change: StewardChange) -> Void = { _, _ in }) {
+                onChange: @escaping @Sendable (_ provider: String, _ change: StewardChange) -> Void = { _, _ in },
+                onFailure: @escaping @Sendable (UpstreamError) -> Void = { _ in }) {
         self.configuration = configuration
         self.clock = clock
         self.state = state ?? LocalStewardState(configuration: configuration, now: clock())
         self.onChange = onChange
+        self.onFailure = onFailure
     }
 
     /// Seconds on the process's monotonic clock.
@@ -46,6 +51,16 @@ public final class Steward: Sendable {
 
     func report(_ provider: String, _ changes: [StewardChange]) {
         for change in changes { onChange(provider, change) }
+    }
+
+    /// One provider request failed (after its retries): an answer that was not a success, a
+    /// transport error, a timeout, a body that could not be read, a deadline spent before it was
+    /// asked. Reported where it happens, whatever comes next: a later provider may still answer,
+    /// or nobody may be waiting (a background refresh), and the operator must see the failure
+    /// either way. A request cancelled because its caller left is not a failure.
+    public func reportFailure(_ failure: UpstreamError) {
+        guard failure.kind != .cancelled else { return }
+        onFailure(failure)
     }
 }
 

@@ -56,6 +56,18 @@ import Testing
         #expect(changes.count == 1, "one change: the cooldown began (the probe met another 429)")
     }
 
+    @Test func everyFailureIsReportedOnceEvenWhenALaterProviderAnswers() async throws {
+        let clock = ManualClock()
+        let reported = Changes()
+        let client = StubHTTPClient { request in
+            request.provider == "a" ? UpstreamResponse(status: 503) : StubHTTPClient.json("{}")
+        }
+        let steward = Steward(configuration: StewardConfiguration(), clock: { clock.now },
+                              onFailure: { reported.append($0.provider) })
+        #expect(try await chain(steward, client: client).answer() == "B")
+        #expect(reported.lines.withLock { $0 } == ["a"], "a's 503, recovered by b, reported once")
+    }
+
     @Test func everyProviderSkippedCarriesWhenToRetry() async throws {
         let clock = ManualClock()
         let client = StubHTTPClient { _ in

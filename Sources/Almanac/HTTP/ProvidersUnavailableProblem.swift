@@ -11,10 +11,10 @@ import Upstream
 /// window is still served instead (stale-if-error).
 ///
 /// Like every upstream problem, the detail names providers, causes and the request id, never an
-/// upstream URL; each failure is also a warn line with the redacted URL (`UpstreamProblem.report`).
+/// upstream URL; each failure was logged when it happened, with the redacted URL (`UpstreamFailureLog`).
 enum ProvidersUnavailableProblem {
-    static func report(_ unavailable: ProvidersUnavailable, requestID: String = "", logger: Logger? = nil) -> Problem {
-        let failed = UpstreamProblem.report(unavailable.failures, requestID: requestID, logger: logger)
+    static func problem(_ unavailable: ProvidersUnavailable, requestID: String = "") -> Problem {
+        let failed = UpstreamProblem.problem(forAll: unavailable.failures, requestID: requestID)
         guard let retryAfter = unavailable.retryAfterSeconds else { return failed }
         let seconds = Int(min(86_400, max(1, retryAfter.rounded(.up))))
         let reasons = unavailable.skipped.map(\.description) + unavailable.failures.map(UpstreamProblem.publicCause)

@@ -7,26 +7,9 @@ import HTTPServer
 /// Two audiences, two texts. The problem's detail names the provider, the cause class and the
 /// request id ("google-books: timed out after 5000 ms (request id 5f0c…)"), never an upstream
 /// URL, host or port: a public error must not map the internal network. The operator's warn
-/// line, logged by `report`, carries the same request id with what the client does not see:
-/// the redacted upstream URL and libcurl's own message.
+/// line (`UpstreamFailureLog`, written when the request failed) carries the same request id with
+/// what the client does not see: the redacted upstream URL and libcurl's own message.
 public enum UpstreamProblem {
-    /// Logs one `warn` line per failure and returns the problem for all of them.
-    public static func report(_ failures: [UpstreamError], requestID: String, logger: Logger?) -> Problem {
-        if let logger {
-            for failure in failures where failure.kind != .cancelled {
-                logger.warn("upstream failed", [
-                    "provider": .string(failure.provider),
-                    "cause": .string(UpstreamMetrics.outcomeLabel(for: failure.kind)),
-                    "detail": .string(failure.detail),
-                    "diagnostic": .string(failure.diagnostic),
-                    "url": .string(failure.url ?? ""),
-                    "request_id": .string(requestID),
-                ])
-            }
-        }
-        return problem(forAll: failures, requestID: requestID)
-    }
-
     public static func problem(for error: UpstreamError, requestID: String = "") -> Problem {
         problem(forAll: [error], requestID: requestID)
     }

@@ -31,14 +31,14 @@ public enum BooksProblems {
         Problem(status: .badRequest, slug: "bad-request", detail: detail)
     }
 
-    /// Upstream failures: 504 when every provider timed out, else 502. Each failure is logged
-    /// (warn, with the upstream URL) under `requestID`, which the detail names.
+    /// Upstream failures: 504 when every provider timed out, else 502. Each failure was logged
+    /// when it happened (`UpstreamFailureLog`) under the request id the detail names.
     public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
         case let unavailable as ProvidersUnavailable:
-            return ProvidersUnavailableProblem.report(unavailable, requestID: requestID, logger: logger)
+            return ProvidersUnavailableProblem.problem(unavailable, requestID: requestID)
         case let upstream as UpstreamError:
-            return UpstreamProblem.report([upstream], requestID: requestID, logger: logger)
+            return UpstreamProblem.problem(for: upstream, requestID: requestID)
         case is CancellationError:
             return Problem(status: .serviceUnavailable, slug: "cancelled",
                            detail: "The lookup was cancelled; try again.")

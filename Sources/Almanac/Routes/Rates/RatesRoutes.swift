@@ -70,7 +70,8 @@ public enum RatesRoutes {
     }
 
     /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
-    /// failures are logged (warn, with the upstream URL) under `requestID`, which the detail names.
+    /// failures were logged when they happened (`UpstreamFailureLog`) under the request id the
+    /// detail names; a currency the provider listed without a usable rate is logged here.
     public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
         switch error {
         case let e as RatesInputError:
@@ -79,12 +80,15 @@ public enum RatesRoutes {
             case .unknownCurrency: return Problem(status: .notFound, slug: e.slug, detail: e.detail)
             case .unavailableCurrency:
                 guard let upstream = e.upstream else { return Problem(status: .badGateway, slug: e.slug, detail: e.detail) }
-                return UpstreamProblem.report([upstream], requestID: requestID, logger: logger)
+                // The provider answered, but not this currency's rate: its table was stored, so
+                // this is logged when a client asks for the currency, not when it was fetched.
+                if let logger { UpstreamFailureLog.write(upstream, requestID: requestID, to: logger) }
+                return UpstreamProblem.problem(for: upstream, requestID: requestID)
             }
         case let e as ProvidersUnavailable:
-            return ProvidersUnavailableProblem.report(e, requestID: requestID, logger: logger)
+            return ProvidersUnavailableProblem.problem(e, requestID: requestID)
         case let e as UpstreamError:
-            return UpstreamProblem.report([e], requestID: requestID, logger: logger)
+            return UpstreamProblem.problem(for: e, requestID: requestID)
         case is CancellationError:
             return Problem(status: .serviceUnavailable, slug: "cancelled", detail: "The request was cancelled before rates were available.")
         default:
