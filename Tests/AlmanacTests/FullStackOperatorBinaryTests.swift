@@ -108,5 +108,18 @@ extension FullStackTests.Binary {
                 $0.contains("\"level\":\"warn\"") && $0.contains("upstream failed") && $0.contains("\"hung-up\"")
             }
         }, "a warn line per upstream failure with the request id")
+
+        // google-books fails and open-library answers: the client gets its book, the operator
+        // still gets the failure, under the client's request id.
+        stub.setFault(nil)
+        stub.setFault(.status(503), for: FullStackFixtures.googlePath)
+        try await client.request("GET", "/v1/books/\(FullStackFixtures.isbn10)", extra: ["X-Request-ID: recovered"])
+        #expect(try await client.readResponse().status == 200)
+        #expect(await waitUntil() {
+            spawned.stdout.split(separator: "\n").contains {
+                $0.contains("\"level\":\"warn\"") && $0.contains("upstream failed") && $0.contains("\"recovered\"")
+                    && $0.contains("google-books")
+            }
+        }, "a failure a later provider recovered is a warn line with the request id")
     }
 }
