@@ -30,6 +30,10 @@ final class Connection: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// What the poller watches `fd` for.
     private var interest = SocketInterest.reading
+    /// The descriptor was handed back (unregistered, its close queued): no I/O on `fd` from
+    /// here on. Set exactly when the state machine reaches `.closed` (its `.close` action is
+    /// returned once), so wherever the machine is asked first (`canPullInput`, `reclaimable`)
+    /// it needs no second check.
     private var closed = false
     /// Where this connection sits in its queue's reclaimable list, or -1 while unlisted.
     /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
@@ -139,7 +143,7 @@ final class Connection: @unchecked Sendable {
     /// frees its slot without counting as reclaimed.
     func reclaim() -> ReclaimResult {
         let served = machine.requestCount
-        if !closed, machine.reclaimable != nil, interest.read { readable() }
+        if machine.reclaimable != nil, interest.read { readable() }
         if closed { return .closedByPeer }
         guard let state = machine.reclaimable else {
             unlist()
@@ -160,7 +164,7 @@ final class Connection: @unchecked Sendable {
     @inline(__always)
     private func noteWaiting() {
         guard reclaimHandle < 0 || machine.requestCount != listedAfterRequests,
-              !closed, let since = machine.waitingSince else { return }
+              let since = machine.waitingSince else { return }
         listedAfterRequests = machine.requestCount
         if reclaimHandle < 0 {
             reclaimHandle = owner.reclaimables.list(self, since: since)
@@ -176,10 +180,9 @@ final class Connection: @unchecked Sendable {
     }
 
     /// True when the state machine would let this connection be reclaimed now (tests).
-    var isReclaimable: Bool { !closed && machine.reclaimable != nil }
+    var isReclaimable: Bool { machine.reclaimable != nil }
 
     private func closeNow() {
-        guard !closed else { return }
         closed = true
         unlist() // before the descriptor goes, and long before the registry lets go of us
         timer?.cancel()
@@ -280,7 +283,7 @@ final class Connection: @unchecked Sendable {
         guard !inPullLoop else { return }
         inPullLoop = true
         defer { inPullLoop = false }
-        while machine.canPullInput && !closed {
+        while machine.canPullInput {
             switch parser.next() {
             case .needMore:
                 if !machine.inputClosed { resumeReading() }
