@@ -16,12 +16,6 @@ public struct SocketPollingFailure: Error, Equatable, Sendable, CustomStringConv
     /// The `errno` the call failed with.
     public let errno: Int32
 
-    public init(operation: Operation, fd: Int32, errno: Int32) {
-        self.operation = operation
-        self.fd = fd
-        self.errno = errno
-    }
-
     public var description: String {
         "epoll_ctl(\(operation.rawValue), fd \(fd)) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
