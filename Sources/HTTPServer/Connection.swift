@@ -5,14 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// One accepted socket, driven by Dispatch sources on its owner queue: it reads into its
+/// One accepted socket, driven by its owner queue's poller and timer: it reads into its
 /// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
 /// decides. All protocol decisions live in the state machine; this type only does I/O.
 ///
 /// Lifecycle: the queue's `SocketPoller` reports when `fd` is readable (and, only while
 /// output is pending, writable); the descriptor is unregistered from it before it is closed,
 /// and the close happens exactly once, after the poller let go of it. Confined to
-/// `owner.queue`, hence `@unchecked Sendable`.
+/// `owner.queue`, hence `@unchecked Sendable`. A socket the poller cannot watch (a failed
+/// `epoll_ctl`) closes at once and is logged: nothing would ever report it ready again.
 final class Connection: @unchecked Sendable {
     let id: Int
     let fd: Int32

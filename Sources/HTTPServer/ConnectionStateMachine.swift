@@ -33,7 +33,7 @@
 /// socket has not refused anything yet): that call reports at once whether it finished or
 /// blocked.
 ///
-/// Reclaiming (at `maxConnections`, see `ConnectionReclaimer`): a connection that waits for a
+/// Reclaiming (at `maxConnections`, see `ServerCore+Reclaiming.swift`): a connection that waits for a
 /// request with nothing of one received — idle between keep-alive requests, or silent since
 /// it was accepted — is `reclaimable`, and `reclaimRequested` closes it the way its idle or
 /// header deadline would. Anything else (a request partly received, in the responder's
