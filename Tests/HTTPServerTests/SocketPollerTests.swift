@@ -96,6 +96,38 @@ import Glibc
         })
         #expect(messages.all.contains { $0.contains("EPOLL_CTL_ADD") && $0.contains("closing the connection") })
     }
+
+    /// The same path for a change of interest: the connection's socket is swapped for a
+    /// regular file behind its back (`dup2`, which also drops the socket's registration), then
+    /// the connection reads that file's EOF and asks to stop reading: epoll refuses the change,
+    /// so the connection closes and says why; the removal that follows fails too and is logged.
+    @Test func aConnectionWhoseInterestCannotBeChangedClosesAndIsReported() async throws {
+        let messages = MessageRecorder()
+        var configuration = HTTPServerConfiguration()
+        configuration.connectionQueueCount = 1
+        configuration.headerTimeoutSeconds = 600
+        let core = ServerCore(configuration: configuration,
+                              responder: { _ in .ready(HTTPResponse(body: [])) },
+                              accessLog: nil, log: { messages.record($0) })
+        var pair: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[1]) }
+        _ = fcntl(pair[0], F_SETFL, O_NONBLOCK)
+        core.accepted(fd: pair[0], remoteAddress: "")
+        #expect(await waitUntil(timeout: 10) { core.snapshot().first?.isReclaimable == true })
+        let file = try Self.regularFile()
+        defer { close(file) }
+        let connection = try #require(core.snapshot().first)
+        connection.owner.queue.sync {
+            _ = dup2(file, connection.fd)
+            connection.readable() // EOF: stop reading → EPOLL_CTL_MOD on a file epoll never saw
+        }
+        #expect(await waitUntil(timeout: 10) {
+            core.snapshot().isEmpty && core.openCount.load(ordering: .relaxed) == 0
+        })
+        #expect(messages.all.contains { $0.contains("EPOLL_CTL_MOD") && $0.contains("closing the connection") })
+        #expect(messages.all.contains { $0.contains("EPOLL_CTL_DEL") })
+    }
 }
 
 /// Set once, from any thread.
