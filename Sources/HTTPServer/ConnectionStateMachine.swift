@@ -228,8 +228,6 @@ struct ConnectionStateMachine: Sendable {
         }
     }
 
-    var isClosed: Bool { state == .closed }
-
     /// Whether the connection could be closed now without cutting anything: nil unless it
     /// waits for a request with nothing of one received (`awaitingRequest`).
     var reclaimable: Reclaimable? {
