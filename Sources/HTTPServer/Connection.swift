@@ -5,14 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// One accepted socket, driven by Dispatch sources on its owner queue: it reads into its
+/// One accepted socket, driven by its owner queue's poller and timer: it reads into its
 /// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
 /// decides. All protocol decisions live in the state machine; this type only does I/O.
 ///
 /// Lifecycle: the queue's `SocketPoller` reports when `fd` is readable (and, only while
 /// output is pending, writable); the descriptor is unregistered from it before it is closed,
 /// and the close happens exactly once, after the poller let go of it. Confined to
-/// `owner.queue`, hence `@unchecked Sendable`.
+/// `owner.queue`, hence `@unchecked Sendable`. A socket the poller cannot watch (a failed
+/// `epoll_ctl`) closes at once and is logged: nothing would ever report it ready again.
 final class Connection: @unchecked Sendable {
     let id: Int
     let fd: Int32
@@ -30,6 +31,10 @@ final class Connection: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     /// What the poller watches `fd` for.
     private var interest = SocketInterest.reading
+    /// The descriptor was handed back (unregistered, its close queued): no I/O on `fd` from
+    /// here on. Set exactly when the state machine reaches `.closed` (its `.close` action is
+    /// returned once), so wherever the machine is asked first (`canPullInput`, `reclaimable`)
+    /// it needs no second check.
     private var closed = false
     /// Where this connection sits in its queue's reclaimable list, or -1 while unlisted.
     /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
@@ -92,7 +97,10 @@ final class Connection: @unchecked Sendable {
         }
         self.timer = timer
         timer.resume()
-        owner.poller.register(self, fd: fd, interest: interest)
+        if let failure = owner.poller.register(self, fd: fd, interest: interest) {
+            pollingFailed(failure)
+            return
+        }
 
         let now = Self.now()
         execute(machine.start(now: now))
@@ -136,7 +144,7 @@ final class Connection: @unchecked Sendable {
     /// frees its slot without counting as reclaimed.
     func reclaim() -> ReclaimResult {
         let served = machine.requestCount
-        if !closed, machine.reclaimable != nil, interest.read { readable() }
+        if machine.reclaimable != nil, interest.read { readable() }
         if closed { return .closedByPeer }
         guard let state = machine.reclaimable else {
             unlist()
@@ -157,12 +165,12 @@ final class Connection: @unchecked Sendable {
     @inline(__always)
     private func noteWaiting() {
         guard reclaimHandle < 0 || machine.requestCount != listedAfterRequests,
-              !closed, machine.reclaimable != nil else { return }
+              let since = machine.waitingSince else { return }
         listedAfterRequests = machine.requestCount
         if reclaimHandle < 0 {
-            reclaimHandle = owner.reclaimables.list(self, since: machine.waitingSince)
+            reclaimHandle = owner.reclaimables.list(self, since: since)
         } else {
-            owner.reclaimables.waitsAgain(reclaimHandle, since: machine.waitingSince)
+            owner.reclaimables.waitsAgain(reclaimHandle, since: since)
         }
     }
 
@@ -173,40 +181,63 @@ final class Connection: @unchecked Sendable {
     }
 
     /// True when the state machine would let this connection be reclaimed now (tests).
-    var isReclaimable: Bool { !closed && machine.reclaimable != nil }
+    var isReclaimable: Bool { machine.reclaimable != nil }
 
     private func closeNow() {
-        guard !closed else { return }
         closed = true
         unlist() // before the descriptor goes, and long before the registry lets go of us
         timer?.cancel()
         timer = nil
-        owner.poller.unregister(fd: fd) { [self] in
+        let failure = owner.poller.unregister(fd: fd) { [self] in
             close(fd)
             pendingBody = []
             core.connectionClosed(self)
         }
+        if let failure { report(failure, then: "closing the descriptor drops the watch anyway") }
     }
 
     private func watch(_ wanted: SocketInterest) {
         guard wanted != interest, !closed else { return }
+        if let failure = owner.poller.update(fd: fd, interest: wanted) {
+            pollingFailed(failure)
+            return
+        }
         interest = wanted
-        owner.poller.update(fd: fd, interest: wanted)
+    }
+
+    /// epoll refused to watch the socket (or to change what it is watched for): the
+    /// connection can no longer learn when it may read or write, so it closes at once,
+    /// like a failed read or write, and the failure is logged.
+    private func pollingFailed(_ failure: SocketPollingFailure) {
+        report(failure, then: "closing the connection")
+        execute(machine.ioFailed())
+    }
+
+    private func report(_ failure: SocketPollingFailure, then consequence: String) {
+        core.log("connection \(id) (fd \(fd)): \(failure); \(consequence)")
     }
 
     // MARK: - Executing the state machine's steps
 
-    private func execute(_ step: ConnectionStateMachine.Step) {
+    /// Every step the state machine returns passes through here: its timer change is applied
+    /// (the one place the connection's timer is scheduled), and its action is handed back
+    /// to be carried out.
+    @inline(__always)
+    private func take<Action>(_ step: ConnectionStateMachine.Step<Action>) -> Action {
         if case let .arm(deadline) = step.timer {
             timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
         }
-        switch step.action {
-        case .none, .respond:
-            break // `.respond` is only returned by requestReceived, handled in pullInput
+        return step.action
+    }
+
+    /// Carries out a step whose action needs nothing but the connection itself (the request
+    /// and the response are passed where `requestReceived` and `responseReady` are called).
+    private func execute(_ step: ConnectionStateMachine.Step<ConnectionStateMachine.Action>) {
+        switch take(step) {
+        case .none:
+            break
         case .pullInput:
             pullInput()
-        case let .writeResponse(close):
-            _ = close // only produced by responseReady, handled in deliver
         case .writeContinue:
             ResponseHead.continueBytes.withUnsafeBytes { send(head: $0, body: nil) }
         case let .writeProblem(status, detail):
@@ -232,7 +263,7 @@ final class Connection: @unchecked Sendable {
         if n > 0 {
             // After the final response, input is only read to see the peer's EOF. While the
             // responder works, pipelined bytes are buffered for later.
-            guard machine.activity != .lingering && !machine.closeWhenFlushed else { return }
+            guard !machine.discardsInput else { return }
             parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             if machine.canPullInput {
                 pullInput()
@@ -253,23 +284,22 @@ final class Connection: @unchecked Sendable {
         guard !inPullLoop else { return }
         inPullLoop = true
         defer { inPullLoop = false }
-        while machine.canPullInput && !closed {
+        while machine.canPullInput {
             switch parser.next() {
             case .needMore:
                 if !machine.inputClosed { resumeReading() }
                 releaseIdleParserMemory()
-                execute(machine.needMore(phase: Self.readPhase(parser.phase), now: Self.now()))
+                execute(machine.needMore(phase: parser.phase, now: Self.now()))
                 noteWaiting()
                 return
             case .expectContinue:
                 execute(machine.expectContinue(now: Self.now()))
             case let .request(request, keepAlive):
                 let now = Self.now()
-                let step = machine.requestReceived(keepAlive: keepAlive, now: now)
-                if case let .arm(deadline) = step.timer {
-                    timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+                switch take(machine.requestReceived(keepAlive: keepAlive, now: now)) {
+                case .respond: respond(to: request, now: now)
+                case .none: break
                 }
-                if step.action == .respond { respond(to: request, now: now) }
             case let .error(error):
                 execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))
             }
@@ -290,14 +320,6 @@ final class Connection: @unchecked Sendable {
 
     /// Parser buffer capacity an idle connection may keep (a typical request head fits).
     static let keptParserCapacity = 256
-
-    private static func readPhase(_ phase: ParserPhase) -> ConnectionStateMachine.ReadPhase {
-        switch phase {
-        case .idle: return .idle
-        case .head: return .head
-        case .body: return .body
-        }
-    }
 
     private func suspendReading() {
         watch(SocketInterest(read: false, write: interest.write))
@@ -327,12 +349,10 @@ final class Connection: @unchecked Sendable {
     }
 
     private func deliver(_ response: HTTPResponse) {
-        let step = machine.responseReady(now: Self.now())
-        if case let .arm(deadline) = step.timer {
-            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+        switch take(machine.responseReady(now: Self.now())) {
+        case let .writeResponse(close): write(response, close: close)
+        case .none: break
         }
-        guard case let .writeResponse(close) = step.action else { return }
-        write(response, close: close)
     }
 
     private func writeProblem(status: HTTPStatus, detail: String) {

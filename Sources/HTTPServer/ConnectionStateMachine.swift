@@ -6,6 +6,14 @@
 /// so every rule below — keep-alive, strict ordering, close rules and every deadline — is
 /// unit-tested with a fake clock.
 ///
+/// Everything the machine knows is one value, `state` (see `State`): where the connection is
+/// in its life, with exactly the data that stage needs. There are no flags beside it, so no
+/// combination of them can contradict another (a lingering connection with output pending,
+/// a responder working while a problem answer is queued). Every event switches over every
+/// state, without a `default`: an event that means nothing in a state (a write report while
+/// the responder works, a parsed request while a response is still being written, anything
+/// after the close) returns `.none` and leaves the state as it was. No event traps.
+///
 /// Ordering (RFC 9112 §9.3.2): one request is handed to the responder at a time, and the
 /// next buffered request is parsed only after the previous response has been flushed to
 /// the socket. Pipelined requests are therefore answered strictly in order, and a client
@@ -21,9 +29,11 @@
 /// - output pending with no write progress: `writeTimeout`, then an abortive close;
 /// - lingering after the final response: `lingerTimeout`, then close.
 /// While the responder works there is no deadline: handlers bound their own upstream work,
-/// and shutdown's grace period bounds everything.
+/// and shutdown's grace period bounds everything. Nor while a write call is under way (the
+/// socket has not refused anything yet): that call reports at once whether it finished or
+/// blocked.
 ///
-/// Reclaiming (at `maxConnections`, see `ConnectionReclaimer`): a connection that waits for a
+/// Reclaiming (at `maxConnections`, see `ServerCore+Reclaiming.swift`): a connection that waits for a
 /// request with nothing of one received — idle between keep-alive requests, or silent since
 /// it was accepted — is `reclaimable`, and `reclaimRequested` closes it the way its idle or
 /// header deadline would. Anything else (a request partly received, in the responder's
@@ -57,16 +67,69 @@ struct ConnectionStateMachine: Sendable {
         }
     }
 
-    /// What the connection must do next.
+    // MARK: - State
+
+    /// Where the connection is in its life. Each case carries what that stage needs and
+    /// nothing else.
+    enum State: Equatable, Sendable {
+        /// Waiting for a request, nothing of one received, and the parser has said that
+        /// nothing is buffered (at most the empty lines RFC 9112 §2.2 lets a server skip):
+        /// since accept, or since the last response was flushed. Shutdown or the peer's EOF
+        /// here close at once, so no `Ending` can hold. The only reclaimable state.
+        case awaitingRequest(since: Nanos)
+        /// A keep-alive response was just flushed at `since`; the parser has not yet said
+        /// whether the next request is already buffered (pipelining).
+        case responseFlushed(since: Nanos, Ending)
+        /// Part of a request has arrived: its head, or (head complete) its body, since `since`.
+        case receiving(RequestPart, since: Nanos, Ending)
+        /// The responder has the request; `keepAlive` is the parser's RFC 9112 §9.3 verdict.
+        case responding(keepAlive: Bool, Ending)
+        /// `output` is being handed to the socket. `stalledSince` is nil while the write call
+        /// is under way, then the instant of the last progress once the socket refused part
+        /// of it (the write deadline runs from there).
+        case writing(Output, stalledSince: Nanos?, Ending)
+        /// The final response is flushed and our sending side shut down; input is read (and
+        /// dropped) only to see the peer's EOF, at the latest until `until`.
+        case lingering(until: Nanos)
+        case closed
+    }
+
+    /// Which part of a request has arrived.
+    enum RequestPart: Sendable, Equatable {
+        case head, body
+    }
+
+    /// What is being written.
+    enum Output: Sendable, Equatable {
+        /// `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1): afterwards the body, whose deadline runs
+        /// from `bodySince`, keeps arriving.
+        case interim(bodySince: Nanos)
+        /// A keep-alive response: afterwards, the next request.
+        case response
+        /// The last thing this connection says (`Connection: close`, or a problem answer):
+        /// afterwards, a lingering close.
+        case final
+    }
+
+    /// What has already decided that the connection ends once the work in hand is done: it
+    /// holds from whatever state it arrived in, so it is carried from state to state.
+    struct Ending: OptionSet, Sendable, Hashable {
+        let rawValue: UInt8
+        /// Graceful shutdown began: the response in hand says `Connection: close`, and the
+        /// connection closes instead of waiting for another request.
+        static let draining = Ending(rawValue: 1)
+        /// The peer sent EOF (a half-close): what was received is answered, then the
+        /// connection closes (without lingering: there is nothing left to read).
+        static let inputClosed = Ending(rawValue: 2)
+    }
+
+    // MARK: - Steps
+
+    /// What the connection must do next, for the events that can ask for several things.
     enum Action: Equatable, Sendable {
         case none
-        /// Hand the request just parsed to the responder.
-        case respond
-        /// Ask the parser for the next buffered request (a response was flushed).
+        /// Ask the parser for the next buffered request (the output was flushed).
         case pullInput
-        /// Serialize and write the response; `close` says `Connection: close` and the
-        /// connection closes once it is flushed.
-        case writeResponse(close: Bool)
         /// Send `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1).
         case writeContinue
         /// Write a problem+json response with `Connection: close`, then close.
@@ -78,6 +141,22 @@ struct ConnectionStateMachine: Sendable {
         case close
     }
 
+    /// What `requestReceived` asks for: the request the parser just produced is in the
+    /// connection's hands, not the machine's.
+    enum RequestAction: Equatable, Sendable {
+        case none
+        /// Hand the request just parsed to the responder.
+        case respond
+    }
+
+    /// What `responseReady` asks for: the response is in the connection's hands.
+    enum ResponseAction: Equatable, Sendable {
+        case none
+        /// Serialize and write the response; `close` says `Connection: close` and the
+        /// connection closes once it is flushed.
+        case writeResponse(close: Bool)
+    }
+
     enum TimerChange: Equatable, Sendable {
         case unchanged
         /// (Re)schedule the connection's single timer to fire at this instant.
@@ -85,14 +164,9 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// The result of one event: apply `timer`, then execute `action`.
-    struct Step: Equatable, Sendable {
+    struct Step<Action: Equatable & Sendable>: Equatable, Sendable {
         var action: Action
         var timer: TimerChange
-    }
-
-    /// The phase of the request being read, as the parser reports it.
-    enum ReadPhase: Sendable, Equatable {
-        case idle, head, body
     }
 
     /// Why a connection may be closed to make room for a newcomer at the connection limit.
@@ -104,237 +178,263 @@ struct ConnectionStateMachine: Sendable {
         case silent
     }
 
-    enum Activity: Sendable, Equatable {
-        /// Reading requests (or waiting for the next one).
-        case reading
-        /// The responder has the current request.
-        case responding
-        /// The final response is flushed; waiting for the peer's EOF.
-        case lingering
-        case closed
-    }
-
-    private(set) var activity: Activity = .reading
-    /// Bytes queued on the socket that the kernel has not taken yet.
-    private(set) var outputPending = false
-    /// The response queued last said `Connection: close`.
-    private(set) var closeWhenFlushed = false
-    private(set) var inputClosed = false
-    private(set) var draining = false
-    private(set) var phase: ReadPhase = .idle
-    /// Requests handed to the responder so far.
+    private(set) var state: State
+    /// Requests handed to the responder so far (a count, not a state: it tells a fresh
+    /// connection from an idle keep-alive one, and the reclaim list's entries apart).
     private(set) var requestCount = 0
+    /// The instant the connection's timer is set for, nil once it fired (or before the first
+    /// arm): bookkeeping for the lazy re-arm, not part of the connection's state.
     private(set) var armedDeadline: Nanos?
 
     private let timeouts: Timeouts
-    private var phaseSince: Nanos
-    private var lastWriteProgress: Nanos = 0
-    private var lingerDeadline: Nanos = 0
-    private var currentKeepAlive = true
-    /// The parser's last word was "nothing buffered, waiting for a request" (true from
-    /// accept until the first byte): cleared by a partial or complete request and by a
-    /// response being queued, set again only when the parser reports `needMore(.idle)`.
-    private var awaitingRequest = true
 
     /// A connection accepted at `now`: its first request must start within `headerTimeout`.
     init(timeouts: Timeouts, now: Nanos) {
         self.timeouts = timeouts
-        self.phaseSince = now
+        self.state = .awaitingRequest(since: now)
     }
 
     /// The first step of a connection: arms its first deadline.
-    mutating func start(now: Nanos) -> Step {
+    mutating func start(now: Nanos) -> Step<Action> {
         step(.none)
     }
 
+    // MARK: - Views for the connection
+
     /// True when the connection wants the parser's next event.
     var canPullInput: Bool {
-        activity == .reading && !outputPending && !closeWhenFlushed
+        switch state {
+        case .awaitingRequest, .responseFlushed, .receiving: return true
+        case .responding, .writing, .lingering, .closed: return false
+        }
+    }
+
+    /// True once the final answer is queued: input is then read only to see the peer's EOF.
+    var discardsInput: Bool {
+        switch state {
+        case .writing(.final, _, _), .lingering: return true
+        case .awaitingRequest, .responseFlushed, .receiving, .responding, .writing, .closed: return false
+        }
+    }
+
+    /// True when the peer's EOF has been seen and the connection still has something to do.
+    var inputClosed: Bool {
+        switch state {
+        case let .responseFlushed(_, ending), let .receiving(_, _, ending), let .responding(_, ending),
+             let .writing(_, _, ending):
+            return ending.contains(.inputClosed)
+        case .awaitingRequest, .lingering, .closed:
+            return false
+        }
     }
 
     /// Whether the connection could be closed now without cutting anything: nil unless it
-    /// waits for a request with nothing of one received, no output pending, no close decided
-    /// (final response, shutdown, peer's EOF).
+    /// waits for a request with nothing of one received (`awaitingRequest`).
     var reclaimable: Reclaimable? {
-        guard awaitingRequest, activity == .reading, phase == .idle, !outputPending, !closeWhenFlushed,
-              !draining, !inputClosed else { return nil }
+        guard case .awaitingRequest = state else { return nil }
         return requestCount == 0 ? .silent : .idle
     }
 
     /// Since when the connection has waited for a request (its last response was flushed,
-    /// or it was accepted): meaningful while `reclaimable` is non-nil.
-    var waitingSince: Nanos { phaseSince }
+    /// or it was accepted); nil unless it is `reclaimable`.
+    var waitingSince: Nanos? {
+        guard case let .awaitingRequest(since) = state else { return nil }
+        return since
+    }
 
-    /// The instant the current deadline expires, or nil while the responder works.
+    /// The instant the current deadline expires, or nil when none runs.
     var deadline: Nanos? {
-        switch activity {
-        case .closed:
+        switch state {
+        case let .awaitingRequest(since), let .responseFlushed(since, _):
+            return since &+ (requestCount == 0 ? timeouts.header : timeouts.idle)
+        case let .receiving(.head, since, _):
+            return since &+ timeouts.header
+        case let .receiving(.body, since, _):
+            return since &+ timeouts.body
+        case .responding, .closed:
             return nil
-        case .responding where !outputPending:
-            return nil
-        case .lingering:
-            return lingerDeadline
-        case .reading, .responding:
-            if outputPending { return lastWriteProgress &+ timeouts.write }
-            switch phase {
-            case .idle: return phaseSince &+ (requestCount == 0 ? timeouts.header : timeouts.idle)
-            case .head: return phaseSince &+ timeouts.header
-            case .body: return phaseSince &+ timeouts.body
-            }
+        case let .writing(_, stalledSince, _):
+            return stalledSince.map { $0 &+ timeouts.write }
+        case let .lingering(until):
+            return until
         }
     }
 
     // MARK: - Input
 
     /// The parser consumed everything it could and is now in `phase`.
-    mutating func needMore(phase newPhase: ReadPhase, now: Nanos) -> Step {
-        guard activity == .reading else { return step(.none) }
-        if newPhase != phase {
-            phase = newPhase
-            phaseSince = now
+    mutating func needMore(phase: ParserPhase, now: Nanos) -> Step<Action> {
+        switch state {
+        case let .awaitingRequest(since):
+            return reading(phase, had: nil, since: since, [], now: now)
+        case let .responseFlushed(since, ending):
+            return reading(phase, had: nil, since: since, ending, now: now)
+        case let .receiving(part, since, ending):
+            return reading(phase, had: part, since: since, ending, now: now)
+        case .responding, .writing, .lingering, .closed:
+            return step(.none) // the parser is not being read
         }
-        awaitingRequest = newPhase == .idle
-        if inputClosed {
-            // Nothing more will arrive: a partial request can never complete.
-            return close()
-        }
-        if draining && phase == .idle && !outputPending && !closeWhenFlushed {
-            return close()
-        }
-        return step(.none)
     }
 
     /// The parser produced a complete request; `keepAlive` is its RFC 9112 §9.3 verdict.
-    mutating func requestReceived(keepAlive: Bool, now: Nanos) -> Step {
-        guard activity == .reading, canPullInput else { return step(.none) }
-        activity = .responding
-        awaitingRequest = false
-        currentKeepAlive = keepAlive
+    mutating func requestReceived(keepAlive: Bool, now: Nanos) -> Step<RequestAction> {
+        switch state {
+        case .awaitingRequest:
+            state = .responding(keepAlive: keepAlive, [])
+        case let .responseFlushed(_, ending), let .receiving(_, _, ending):
+            state = .responding(keepAlive: keepAlive, ending)
+        case .responding, .writing, .lingering, .closed:
+            return step(.none) // one request at a time, and only while reading
+        }
         requestCount += 1
-        phase = .idle
-        phaseSince = now
         return step(.respond)
     }
 
     /// The request's head asked for `100-continue` and the body is still to come.
-    mutating func expectContinue(now: Nanos) -> Step {
-        guard activity == .reading, !closeWhenFlushed else { return step(.none) }
-        awaitingRequest = false
-        if phase != .body {
-            phase = .body
-            phaseSince = now
+    mutating func expectContinue(now: Nanos) -> Step<Action> {
+        switch state {
+        case .awaitingRequest:
+            state = .writing(.interim(bodySince: now), stalledSince: nil, [])
+        case let .responseFlushed(_, ending):
+            state = .writing(.interim(bodySince: now), stalledSince: nil, ending)
+        case let .receiving(part, since, ending):
+            state = .writing(.interim(bodySince: part == .body ? since : now), stalledSince: nil, ending)
+        case .responding, .writing, .lingering, .closed:
+            return step(.none)
         }
         return step(.writeContinue)
     }
 
     /// The request could not be parsed (or is refused): answer `status`, then close.
-    mutating func parseError(status: HTTPStatus, detail: String, now: Nanos) -> Step {
-        guard activity == .reading, !closeWhenFlushed else { return step(.none) }
-        closeWhenFlushed = true
+    mutating func parseError(status: HTTPStatus, detail: String, now: Nanos) -> Step<Action> {
+        switch state {
+        case .awaitingRequest:
+            state = .writing(.final, stalledSince: nil, [])
+        case let .responseFlushed(_, ending), let .receiving(_, _, ending):
+            state = .writing(.final, stalledSince: nil, ending)
+        case .responding, .writing, .lingering, .closed:
+            return step(.none) // the parser is not being read; a final answer is said once
+        }
         return step(.writeProblem(status: status, detail: detail))
     }
 
     /// The peer sent EOF (a half-close): answer what was already received, then close.
-    mutating func peerClosed(now: Nanos) -> Step {
-        inputClosed = true
-        switch activity {
-        case .closed:
-            return step(.none)
+    mutating func peerClosed(now: Nanos) -> Step<Action> {
+        switch state {
+        case .awaitingRequest, .responseFlushed, .receiving:
+            // Every complete request was already pulled: a partial one can never complete.
+            return close()
         case .lingering:
-            return close()
-        case .responding:
-            return step(.none)
-        case .reading:
-            // With no output pending, every complete request was already pulled.
-            if outputPending { return step(.none) }
-            return close()
+            return close() // what lingering waited for
+        case let .responding(keepAlive, ending):
+            state = .responding(keepAlive: keepAlive, ending.union(.inputClosed))
+        case let .writing(output, stalledSince, ending):
+            state = .writing(output, stalledSince: stalledSince, ending.union(.inputClosed))
+        case .closed:
+            break
         }
+        return step(.none)
     }
 
     // MARK: - Output
 
     /// The responder's answer to the current request is ready.
-    mutating func responseReady(now: Nanos) -> Step {
-        guard activity == .responding else { return step(.none) }
-        activity = .reading
-        awaitingRequest = false // the response is being written
-        let close = !currentKeepAlive || draining
-        closeWhenFlushed = close
-        return step(.writeResponse(close: close))
+    mutating func responseReady(now: Nanos) -> Step<ResponseAction> {
+        switch state {
+        case let .responding(keepAlive, ending):
+            let close = !keepAlive || ending.contains(.draining)
+            state = .writing(close ? .final : .response, stalledSince: nil, ending)
+            return step(.writeResponse(close: close))
+        case .awaitingRequest, .responseFlushed, .receiving, .writing, .lingering, .closed:
+            return step(.none) // no request is in the responder's hands
+        }
     }
 
     /// The socket took part of the output and would block on the rest.
-    mutating func writeBlocked(now: Nanos) -> Step {
-        guard activity != .closed else { return step(.none) }
-        if !outputPending {
-            outputPending = true
-            lastWriteProgress = now
+    mutating func writeBlocked(now: Nanos) -> Step<Action> {
+        switch state {
+        case let .writing(output, nil, ending):
+            state = .writing(output, stalledSince: now, ending)
+        case .writing, .awaitingRequest, .responseFlushed, .receiving, .responding, .lingering, .closed:
+            break // already stalled (the deadline runs from the last progress), or nothing written
         }
         return step(.none)
     }
 
     /// The socket took more bytes but not all of them.
-    mutating func writeProgressed(now: Nanos) -> Step {
-        lastWriteProgress = now
+    mutating func writeProgressed(now: Nanos) -> Step<Action> {
+        switch state {
+        case let .writing(output, _, ending):
+            state = .writing(output, stalledSince: now, ending)
+        case .awaitingRequest, .responseFlushed, .receiving, .responding, .lingering, .closed:
+            break
+        }
         return step(.none)
     }
 
     /// Everything queued was written.
-    mutating func writeFinished(now: Nanos) -> Step {
-        guard activity != .closed else { return step(.none) }
-        outputPending = false
-        if closeWhenFlushed {
-            if inputClosed { return close() }
-            activity = .lingering
-            lingerDeadline = now &+ timeouts.linger
+    mutating func writeFinished(now: Nanos) -> Step<Action> {
+        switch state {
+        case let .writing(.final, _, ending):
+            if ending.contains(.inputClosed) { return close() }
+            state = .lingering(until: now &+ timeouts.linger)
             return step(.closeLingering)
+        case let .writing(.response, _, ending):
+            state = .responseFlushed(since: now, ending)
+        case let .writing(.interim(bodySince), _, ending):
+            state = .receiving(.body, since: bodySince, ending)
+        case .awaitingRequest, .responseFlushed, .receiving, .responding, .lingering, .closed:
+            return step(.none) // nothing was being written
         }
-        guard activity == .reading else { return step(.none) }
-        if phase == .idle { phaseSince = now }
         return step(.pullInput)
     }
 
-    /// A read or write failed for good (reset, broken pipe).
-    mutating func ioFailed() -> Step {
+    /// A read or write failed for good (reset, broken pipe), or the socket can no longer be
+    /// watched.
+    mutating func ioFailed() -> Step<Action> {
         close()
     }
 
     // MARK: - Time and lifecycle
 
     /// The connection's timer fired (possibly early or late: it re-checks the deadline).
-    mutating func timerFired(now: Nanos) -> Step {
+    mutating func timerFired(now: Nanos) -> Step<Action> {
         armedDeadline = nil
         guard let deadline, deadline <= now else { return step(.none) }
-        switch activity {
-        case .closed:
-            return step(.none)
-        case .responding where !outputPending:
-            return step(.none)
+        switch state {
+        case .awaitingRequest, .responseFlushed:
+            return close()
+        case .receiving(.head, _, _):
+            return parseError(status: .requestTimeout,
+                              detail: "The request header was not complete within \(seconds(timeouts.header)) seconds.",
+                              now: now)
+        case .receiving(.body, _, _):
+            return parseError(status: .requestTimeout,
+                              detail: "The request body was not complete within \(seconds(timeouts.body)) seconds.",
+                              now: now)
+        case .writing:
+            return close() // a stalled write: nothing more can be said
         case .lingering:
             return close()
-        case .reading, .responding:
-            if outputPending { return close() } // stalled write: nothing more can be said
-            switch phase {
-            case .idle:
-                return close()
-            case .head:
-                return parseError(status: .requestTimeout,
-                                  detail: "The request header was not complete within \(seconds(timeouts.header)) seconds.",
-                                  now: now)
-            case .body:
-                return parseError(status: .requestTimeout,
-                                  detail: "The request body was not complete within \(seconds(timeouts.body)) seconds.",
-                                  now: now)
-            }
+        case .responding, .closed:
+            return step(.none) // no deadline runs (unreachable past the guard)
         }
     }
 
     /// Graceful shutdown began: idle connections close now, busy ones answer with
     /// `Connection: close` and close after that response.
-    mutating func shutdownRequested(now: Nanos) -> Step {
-        draining = true
-        if activity == .reading && !outputPending && !closeWhenFlushed && phase == .idle {
+    mutating func shutdownRequested(now: Nanos) -> Step<Action> {
+        switch state {
+        case .awaitingRequest, .responseFlushed:
             return close()
+        case let .receiving(part, since, ending):
+            state = .receiving(part, since: since, ending.union(.draining))
+        case let .responding(keepAlive, ending):
+            state = .responding(keepAlive: keepAlive, ending.union(.draining))
+        case let .writing(output, stalledSince, ending):
+            state = .writing(output, stalledSince: stalledSince, ending.union(.draining))
+        case .lingering, .closed:
+            break // already ending
         }
         return step(.none)
     }
@@ -342,28 +442,45 @@ struct ConnectionStateMachine: Sendable {
     /// The server is at its connection limit and picked this connection to make room: it
     /// closes, silently, exactly as its idle (or fresh-connection header) deadline would have
     /// closed it — but only while it is `reclaimable`; otherwise nothing happens.
-    mutating func reclaimRequested(now: Nanos) -> Step {
+    mutating func reclaimRequested(now: Nanos) -> Step<Action> {
         guard reclaimable != nil else { return step(.none) }
         return close()
     }
 
     /// Shutdown's grace period is over, or the server must drop this connection.
-    mutating func forceClose() -> Step {
+    mutating func forceClose() -> Step<Action> {
         close()
     }
 
     // MARK: - Helpers
 
-    private mutating func close() -> Step {
-        guard activity != .closed else { return Step(action: .none, timer: .unchanged) }
-        activity = .closed
-        outputPending = false
+    /// The parser reported `phase` while the connection was reading; `had` is the part of a
+    /// request received before (nil: none), `since` when that began.
+    private mutating func reading(_ phase: ParserPhase, had: RequestPart?, since: Nanos, _ ending: Ending,
+                                  now: Nanos) -> Step<Action> {
+        // Nothing more will arrive: a partial request can never complete.
+        if ending.contains(.inputClosed) { return close() }
+        switch phase {
+        case .idle:
+            if ending.contains(.draining) { return close() }
+            state = .awaitingRequest(since: had == nil ? since : now)
+        case .head:
+            state = .receiving(.head, since: had == .head ? since : now, ending)
+        case .body:
+            state = .receiving(.body, since: had == .body ? since : now, ending)
+        }
+        return step(.none)
+    }
+
+    private mutating func close() -> Step<Action> {
+        if case .closed = state { return Step(action: .none, timer: .unchanged) }
+        state = .closed
         return Step(action: .close, timer: .unchanged)
     }
 
     /// Pairs `action` with the timer change the new state needs: the timer only ever moves
     /// earlier here; a later deadline is picked up when the armed one fires.
-    private mutating func step(_ action: Action) -> Step {
+    private mutating func step<A>(_ action: A) -> Step<A> {
         guard let deadline else { return Step(action: action, timer: .unchanged) }
         if let armed = armedDeadline, armed <= deadline {
             return Step(action: action, timer: .unchanged)

@@ -1,4 +1,5 @@
 import CEpoll
+import Glibc
 
 /// The few epoll(7) calls the poller needs, through the `CEpoll` header module, with the
 /// descriptor itself as each event's data.
@@ -15,11 +16,12 @@ enum Epoll {
 
     static func create() -> Int32 { epoll_create1(Int32(EPOLL_CLOEXEC)) }
 
-    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) {
+    /// One `epoll_ctl`; returns 0, or the `errno` it failed with.
+    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
-        _ = epoll_ctl(epfd, op, fd, &event)
+        return epoll_ctl(epfd, op, fd, &event) == 0 ? 0 : errno
     }
 
     static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeout: Int32) -> Int32 {

@@ -80,9 +80,21 @@ public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unch
         events.deallocate()
     }
 
-    /// Starts watching `fd` for `connection` (on `queue`).
-    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) {
+    // Every `epoll_ctl` below is checked, and its failure returned to the socket's owner (the
+    // results are discardable only because the Redis client, which shares this poller type,
+    // has no use for them yet). A failed add or change leaves the poller's tables as the
+    // kernel's set is: a socket epoll refused is not registered, and a refused change keeps
+    // the interest the kernel still has.
+
+    /// Starts watching `fd` for `connection` (on `queue`). On failure (e.g. `EPERM` for a
+    /// descriptor epoll cannot watch, `ENOSPC` past `max_user_watches`, `ENOMEM`) nothing is
+    /// registered: the owner must not wait for readiness that will never be reported.
+    @discardableResult
+    public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
         let index = Int(fd)
+        guard index >= 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: EBADF) }
+        let error = Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
+        guard error == 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: error) }
         if index >= table.count {
             let count = max(index + 1, table.count * 2, 64)
             table.append(contentsOf: repeatElement(nil, count: count - table.count))
@@ -90,27 +102,38 @@ public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unch
         }
         table[index] = connection
         interests[index] = interest
-        Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
+        return nil
     }
 
-    /// Changes what `fd` is watched for; a no-op when nothing changes.
-    public func update(fd: Int32, interest: SocketInterest) {
+    /// Changes what `fd` is watched for; a no-op when nothing changes (or `fd` is not
+    /// registered). On failure the old interest stays, in the kernel and here.
+    @discardableResult
+    public func update(fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
         let index = Int(fd)
-        guard index < interests.count, table[index] != nil, interests[index] != interest else { return }
+        guard index >= 0, index < interests.count, table[index] != nil, interests[index] != interest else { return nil }
+        let error = Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
+        guard error == 0 else { return SocketPollingFailure(operation: .modify, fd: fd, errno: error) }
         interests[index] = interest
-        Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
+        return nil
     }
 
-    /// Stops watching `fd`; `then` runs afterwards on `queue` (where the descriptor is closed).
-    public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) {
+    /// Stops watching `fd`; `then` runs afterwards on `queue` (where the descriptor is closed),
+    /// whether or not the removal succeeded: closing the descriptor removes it from the set
+    /// anyway, so a failure here is only worth reporting (it means a descriptor was closed
+    /// or replaced behind the poller's back).
+    @discardableResult
+    public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) -> SocketPollingFailure? {
         let index = Int(fd)
-        if index < table.count, table[index] != nil {
-            Epoll.control(epfd, Epoll.delete, fd, 0)
+        var failure: SocketPollingFailure?
+        if index >= 0, index < table.count, table[index] != nil {
+            let error = Epoll.control(epfd, Epoll.delete, fd, 0)
+            if error != 0 { failure = SocketPollingFailure(operation: .delete, fd: fd, errno: error) }
             table[index] = nil
             interests[index] = .none
         }
         // Later, not now: the caller is still running inside the connection.
         queue.async(execute: then)
+        return failure
     }
 
     /// With nothing wanted, only a hang-up or error could be reported, and it is reported

@@ -24,7 +24,7 @@ extension ConnectionStateMachineTests {
         h.advance(9.9) // still before the header deadline
         #expect(h.machine.reclaimable == .silent)
         #expect(h.machine.reclaimRequested(now: h.now).action == .close)
-        #expect(h.machine.activity == .closed)
+        #expect(h.machine.state == .closed)
         #expect(h.machine.reclaimable == nil)
         // Nothing more happens to a closed connection, not even a second reclaim.
         #expect(h.machine.reclaimRequested(now: h.now).action == .none)
@@ -68,7 +68,7 @@ extension ConnectionStateMachineTests {
         #expect(h.machine.requestReceived(keepAlive: true, now: h.now).action == .respond)
         #expect(h.machine.reclaimable == nil)
         #expect(h.machine.reclaimRequested(now: h.now).action == .none)
-        #expect(h.machine.activity == .responding)
+        #expect(h.machine.state == .responding(keepAlive: true, []))
     }
 
     @Test func partlyReceivedRequestIsNotReclaimable() {
@@ -84,7 +84,7 @@ extension ConnectionStateMachineTests {
         _ = h.machine.needMore(phase: .body, now: h.now)
         #expect(h.machine.reclaimable == nil)
         #expect(h.machine.reclaimRequested(now: h.now).action == .none)
-        #expect(h.machine.activity == .reading)
+        #expect(h.machine.state == .receiving(.body, since: h.at(1), []))
         // Still governed by its own deadline: the body timeout answers 408.
         h.advance(30)
         _ = h.machine.timerFired(now: h.at(10))
@@ -116,7 +116,7 @@ extension ConnectionStateMachineTests {
         h.advance(10)
         #expect(h.machine.reclaimable == nil)
         #expect(h.machine.reclaimRequested(now: h.now).action == .none)
-        #expect(h.machine.outputPending)
+        #expect(h.machine.state == .writing(.response, stalledSince: h.at(0), []))
         // Once flushed and idle, it is reclaimable again.
         #expect(h.machine.writeFinished(now: h.now).action == .pullInput)
         _ = h.machine.needMore(phase: .idle, now: h.now)
@@ -131,7 +131,7 @@ extension ConnectionStateMachineTests {
         #expect(lingering.serve(keepAlive: false) == .closeLingering)
         #expect(lingering.machine.reclaimable == nil)
         #expect(lingering.machine.reclaimRequested(now: lingering.now).action == .none)
-        #expect(lingering.machine.activity == .lingering)
+        #expect(lingering.machine.state == .lingering(until: lingering.at(2)))
 
         // An error answer queued (e.g. the 503 of a refused connection).
         var refused = Harness()

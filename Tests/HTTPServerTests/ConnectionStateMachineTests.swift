@@ -24,7 +24,7 @@ import Testing
         mutating func serve(keepAlive: Bool = true) -> Machine.Action {
             #expect(machine.requestReceived(keepAlive: keepAlive, now: now).action == .respond)
             let write = machine.responseReady(now: now).action
-            #expect(write == .writeResponse(close: !keepAlive || machine.draining))
+            #expect(write == .writeResponse(close: !keepAlive))
             return machine.writeFinished(now: now).action
         }
     }
@@ -34,7 +34,7 @@ import Testing
         #expect(h.machine.start(now: h.now) == .init(action: .none, timer: .arm(h.at(10))))
         h.advance(10)
         #expect(h.machine.timerFired(now: h.now).action == .close)
-        #expect(h.machine.activity == .closed)
+        #expect(h.machine.state == .closed)
     }
 
     @Test func keepAliveServesManyRequestsThenIdleCloses() {
@@ -58,7 +58,7 @@ import Testing
         var h = Harness()
         _ = h.machine.start(now: h.now)
         #expect(h.serve(keepAlive: false) == .closeLingering)
-        #expect(h.machine.activity == .lingering)
+        #expect(h.machine.state == .lingering(until: h.at(2)))
         #expect(h.machine.canPullInput == false)
         #expect(h.machine.peerClosed(now: h.now).action == .close)
     }
@@ -161,7 +161,7 @@ import Testing
         var h = Harness()
         _ = h.machine.start(now: h.now)
         #expect(h.machine.expectContinue(now: h.now).action == .writeContinue)
-        #expect(h.machine.phase == .body)
+        #expect(h.machine.state == .writing(.interim(bodySince: h.at(0)), stalledSince: nil, []))
         #expect(h.machine.writeFinished(now: h.now).action == .pullInput)
         #expect(h.machine.needMore(phase: .body, now: h.now).action == .none)
         #expect(h.machine.deadline == h.at(30))
