@@ -45,7 +45,11 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
         self.connecting = connecting
         self.interest = connecting ? .writing : .reading
         POSIX.setNoDelay(fd)
-        poller.register(self, fd: fd, interest: interest)
+        if let failure = poller.register(self, fd: fd, interest: interest) {
+            // A socket nobody reports on would hang every command until its timeout: fail it
+            // now, once the owner holds it (a delegate call from inside init would come too early).
+            poller.queue.async { [self] in fail("cannot watch the connection to \(address.text): \(failure)") }
+        }
     }
 
     /// Queues `bytes`; they leave with everything else queued before the queue's next turn.
@@ -65,7 +69,8 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
         isClosed = true
         output = []
         let fd = self.fd
-        poller.unregister(fd: fd) { RedisSocket.closeDescriptor(fd) }
+        // A failed removal needs nothing more: closing the descriptor drops it from epoll.
+        _ = poller.unregister(fd: fd) { RedisSocket.closeDescriptor(fd) }
     }
 
     // MARK: - Poller events
@@ -146,7 +151,9 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
     private func setInterest(_ wanted: SocketInterest) {
         guard wanted != interest, !isClosed else { return }
         interest = wanted
-        poller.update(fd: fd, interest: wanted)
+        if let failure = poller.update(fd: fd, interest: wanted) {
+            fail("cannot watch the connection to \(address.text): \(failure)")
+        }
     }
 
     private func fail(_ reason: String) {
