@@ -75,12 +75,14 @@ public final class AlmanacApp: Sendable {
     public func start() throws -> Int {
         signal(SIGPIPE, SIG_IGN)
         let logger = self.logger
+        // Below info nothing would be written: the server then builds no entries.
+        let accessLog: (@Sendable (AccessLogEntry) -> Void)? = logger.isEnabled(.info) ? { @Sendable entry in logger.access(entry) } : nil
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
                                 responder: RouteMetricsResponder.make(
                                     router: router, metrics: httpMetrics,
                                     cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins,
                                                      problemTypes: .almanac)),
-                                accessLog: { logger.access($0) },
+                                accessLog: accessLog,
                                 accessLogFlush: { logger.requestAccessLogFlush() },
                                 // The server's own operational lines (accept failures, "reusing
                                 // connections" at maxConnections) as warn lines of the service log.

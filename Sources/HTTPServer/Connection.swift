@@ -56,6 +56,8 @@ final class Connection: @unchecked Sendable {
     /// Status and body size of the response being flushed; logged once it is fully written.
     private var pendingLog: (status: Int, bytes: Int)?
     private var inPullLoop = false
+    /// When the poller event being handled began (0 between events): see `clock()`.
+    private var eventTime: UInt64 = 0
 
     private struct CurrentRequest {
         var method = "-"
@@ -93,7 +95,7 @@ final class Connection: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: owner.queue)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            self.execute(self.machine.timerFired(now: Self.now()))
+            self.execute(self.machine.timerFired(now: self.clock()))
         }
         self.timer = timer
         timer.resume()
@@ -102,7 +104,7 @@ final class Connection: @unchecked Sendable {
             return
         }
 
-        let now = Self.now()
+        let now = clock()
         execute(machine.start(now: now))
         if isRejected {
             execute(machine.parseError(status: .serviceUnavailable,
@@ -114,7 +116,7 @@ final class Connection: @unchecked Sendable {
     }
 
     func shutdownRequested() {
-        execute(machine.shutdownRequested(now: Self.now()))
+        execute(machine.shutdownRequested(now: clock()))
     }
 
     func forceClose() {
@@ -154,7 +156,7 @@ final class Connection: @unchecked Sendable {
             noteWaiting() // it served a request just now (the read above) and waits again
             return .requeued
         }
-        execute(machine.reclaimRequested(now: Self.now()))
+        execute(machine.reclaimRequested(now: clock()))
         return .reclaimed(state)
     }
 
@@ -255,6 +257,8 @@ final class Connection: @unchecked Sendable {
     /// Called by the poller when `fd` is readable (or hung up) and reading is wanted.
     func readable() {
         guard !closed else { return }
+        eventTime = Self.now()
+        defer { eventTime = 0 }
         let buffer = owner.readBuffer
         var n: Int
         repeat {
@@ -272,7 +276,7 @@ final class Connection: @unchecked Sendable {
             }
         } else if n == 0 {
             suspendReading() // EOF stays readable forever
-            execute(machine.peerClosed(now: Self.now()))
+            execute(machine.peerClosed(now: clock()))
         } else if errno != EAGAIN && errno != EWOULDBLOCK {
             execute(machine.ioFailed())
         }
@@ -289,19 +293,19 @@ final class Connection: @unchecked Sendable {
             case .needMore:
                 if !machine.inputClosed { resumeReading() }
                 releaseIdleParserMemory()
-                execute(machine.needMore(phase: parser.phase, now: Self.now()))
+                execute(machine.needMore(phase: parser.phase, now: clock()))
                 noteWaiting()
                 return
             case .expectContinue:
-                execute(machine.expectContinue(now: Self.now()))
+                execute(machine.expectContinue(now: clock()))
             case let .request(request, keepAlive):
-                let now = Self.now()
+                let now = clock()
                 switch take(machine.requestReceived(keepAlive: keepAlive, now: now)) {
                 case .respond: respond(to: request, now: now)
                 case .none: break
                 }
             case let .error(error):
-                execute(machine.parseError(status: error.status, detail: error.detail, now: Self.now()))
+                execute(machine.parseError(status: error.status, detail: error.detail, now: clock()))
             }
         }
     }
@@ -333,6 +337,7 @@ final class Connection: @unchecked Sendable {
 
     private func respond(to request: HTTPRequest, now: UInt64) {
         var request = request
+        request.receivedAt = now
         request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
         current = CurrentRequest(method: request.method, path: request.path, version: request.version,
                                  isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now,
@@ -349,14 +354,14 @@ final class Connection: @unchecked Sendable {
     }
 
     private func deliver(_ response: HTTPResponse) {
-        switch take(machine.responseReady(now: Self.now())) {
+        switch take(machine.responseReady(now: clock())) {
         case let .writeResponse(close): write(response, close: close)
         case .none: break
         }
     }
 
     private func writeProblem(status: HTTPStatus, detail: String) {
-        current = CurrentRequest(requestID: RequestID.generate(), startedAt: Self.now())
+        current = CurrentRequest(requestID: RequestID.generate(), startedAt: clock())
         write(Problem(status: status, detail: detail).response, close: true)
     }
 
@@ -402,7 +407,7 @@ final class Connection: @unchecked Sendable {
         pendingBody = body ?? []
         pendingBodyOffset = max(0, written - head.count)
         waitForWritable()
-        execute(machine.writeBlocked(now: Self.now()))
+        execute(machine.writeBlocked(now: clock()))
     }
 
     /// Called by the poller when `fd` is writable (or failed) while output is pending.
@@ -430,7 +435,7 @@ final class Connection: @unchecked Sendable {
             watch(SocketInterest(read: interest.read, write: false))
             finishedWriting()
         } else if written > 0 {
-            execute(machine.writeProgressed(now: Self.now()))
+            execute(machine.writeProgressed(now: clock()))
         }
     }
 
@@ -443,7 +448,7 @@ final class Connection: @unchecked Sendable {
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
         if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings
-        execute(machine.writeFinished(now: Self.now()))
+        execute(machine.writeFinished(now: clock()))
     }
 
     private func waitForWritable() {
@@ -475,4 +480,12 @@ final class Connection: @unchecked Sendable {
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// The time for the state machine: the reading taken when the poller event being handled
+    /// began, else a fresh one. One event's steps (a request parsed, answered from the cache,
+    /// written, the parser asked for more) take microseconds and the machine's deadlines are
+    /// whole seconds, so they share one reading, as event loops such as libuv's do, instead of
+    /// reading the clock at each step. Answers that come back from a task read it afresh.
+    @inline(__always)
+    private func clock() -> UInt64 { eventTime != 0 ? eventTime : Self.now() }
 }

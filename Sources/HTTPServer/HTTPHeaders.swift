@@ -74,6 +74,10 @@ extension String {
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         // Native strings know their UTF-8 length: most mismatches end here.
         guard self.utf8.count == other.utf8.count else { return false }
+        // Names of one length usually differ in their first byte (`ETag` / `Date`,
+        // `Content-Type` / `X-Request-ID`): folded with 0x20, bytes equal but for ASCII case
+        // stay equal, so a difference here is final and no storage is touched.
+        if let a = self.utf8.first, let b = other.utf8.first, a | 0x20 != b | 0x20 { return false }
         // Native and small strings are contiguous: compare the bytes in place.
         let contiguous = self.utf8.withContiguousStorageIfAvailable { a in
             other.utf8.withContiguousStorageIfAvailable { b in

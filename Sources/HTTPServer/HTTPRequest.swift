@@ -41,6 +41,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The `X-Request-ID` the response will carry: the client's if it was acceptable, else generated.
     public var requestID: String
+    /// When the server had the whole request, in monotonic nanoseconds
+    /// (`DispatchTime.uptimeNanoseconds`); 0 for a request the server did not read (tests).
+    /// Latency measured from here includes routing, and costs the handler no clock reading.
+    public var receivedAt: UInt64 = 0
 
     public init(
         method: String, target: String, version: HTTPVersion = .http1_1,

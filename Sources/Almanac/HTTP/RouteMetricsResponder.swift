@@ -18,7 +18,7 @@ public enum RouteMetricsResponder {
         let unmatched = metrics.series(route: HTTPMetrics.unmatchedRoute)
         let seriesByPattern = table
         return { request in
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = request.receivedAt != 0 ? request.receivedAt : DispatchTime.now().uptimeNanoseconds
             let series: HTTPMetrics.Series
             var future: HTTPResponseFuture
             let isPublic: Bool
