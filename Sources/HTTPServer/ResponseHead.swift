@@ -20,15 +20,17 @@ enum ResponseHead {
     /// - 304: no body; a Content-Length is sent only when the handler set one (it must be
     ///   the selected representation's length, so inventing `0` would be wrong);
     /// - HEAD (RFC 9110 §9.3.2): the GET's Content-Length, no body.
-    static func framing(status: Int, isHead: Bool, bodyCount: Int, handlerContentLength: String?) -> Framing {
+    /// `handlerContentLength` is only looked up for the 304 and HEAD cases that use it.
+    static func framing(status: Int, isHead: Bool, bodyCount: Int,
+                        handlerContentLength: @autoclosure () -> String?) -> Framing {
         if status < 200 || status == 204 {
             return Framing(contentLength: nil, sendsBody: false)
         }
         if status == 304 {
-            return Framing(contentLength: handlerContentLength.flatMap { Int($0) }, sendsBody: false)
+            return Framing(contentLength: handlerContentLength().flatMap { Int($0) }, sendsBody: false)
         }
         if isHead {
-            if bodyCount == 0, let declared = handlerContentLength.flatMap({ Int($0) }) {
+            if bodyCount == 0, let declared = handlerContentLength().flatMap({ Int($0) }) {
                 return Framing(contentLength: declared, sendsBody: false)
             }
             return Framing(contentLength: bodyCount, sendsBody: false)
@@ -116,17 +118,37 @@ enum ResponseHead {
     /// The interim response sent on `Expect: 100-continue` (RFC 9110 §10.1.1).
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// Names the server writes itself (compared without allocating; the UTF-8 length, which
-    /// a native String knows, filters first).
+    /// Names the server writes itself, compared on the name's bytes in place (no allocation);
+    /// the UTF-8 length, which a native String knows, filters first.
     static func isServerOwned(_ name: String) -> Bool {
         switch name.utf8.count {
-        case 4: return name.equalsIgnoringASCIICase("Date")
-        case 6: return name.equalsIgnoringASCIICase("Server")
-        case 10: return name.equalsIgnoringASCIICase("Connection") || name.equalsIgnoringASCIICase("Keep-Alive")
-        case 12: return name.equalsIgnoringASCIICase("X-Request-ID")
-        case 14: return name.equalsIgnoringASCIICase("Content-Length")
-        case 17: return name.equalsIgnoringASCIICase("Transfer-Encoding")
+        case 4, 6, 10, 12, 14, 17: break
         default: return false
         }
+        return name.utf8.withContiguousStorageIfAvailable(isServerOwned) ?? Array(name.utf8).withUnsafeBufferPointer(isServerOwned)
+    }
+
+    private static func isServerOwned(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 4: return equalsLowercased(name, "date")
+        case 6: return equalsLowercased(name, "server")
+        case 10: return equalsLowercased(name, "connection") || equalsLowercased(name, "keep-alive")
+        case 12: return equalsLowercased(name, "x-request-id")
+        case 14: return equalsLowercased(name, "content-length")
+        case 17: return equalsLowercased(name, "transfer-encoding")
+        default: return false
+        }
+    }
+
+    /// Whether `bytes`, with A–Z folded to a–z, are exactly `lowercase` (itself lower-case ASCII).
+    @inline(__always)
+    private static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for i in 0..<bytes.count {
+            let byte = bytes[i]
+            if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != expected[i] { return false }
+        }
+        return true
     }
 }
