@@ -159,7 +159,7 @@ public struct BinaryRecordReader {
         for _ in 0..<count {
             let start = offset
             let key = try readString()
-            if let previous, !previous.utf8.lexicographicallyPrecedes(key.utf8) {
+            if let previous, !previous.utf8Precedes(key) {
                 throw BinaryRecordError(.unorderedKeys, at: start)
             }
             let entry = try value(&self)

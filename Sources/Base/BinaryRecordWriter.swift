@@ -88,7 +88,7 @@ public struct BinaryRecordWriter: Sendable {
     /// bytes: equal maps give equal bytes.
     public mutating func writeMap<Value>(_ map: [String: Value], _ value: (inout BinaryRecordWriter, Value) -> Void) {
         write(UInt64(map.count))
-        for (key, entry) in map.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (key, entry) in map.sortedByUTF8Key() {
             write(key)
             value(&self, entry)
         }
