@@ -256,7 +256,11 @@ import Testing
         #expect(b.notes("other").fresh("k") != nil)
         #expect(try await cluster.envelope("k") == nil)
         #expect(try await cluster.envelope("k", in: "other") != nil)
-        #expect(await a.store.purgeEverywhere(namespace: "nope") == nil)
+        let c = cluster.replica()
+        _ = try await c.notes("unused-by-a").value(for: "k", load: noteLoader("u", calls: loads))
+        #expect(await a.store.purgeEverywhere(namespace: "unused-by-a") == .purged(deletedKeys: 1),
+                "a namespace this replica never used is still purged in the shared layer")
+        #expect(await Fixture().store.purgeEverywhere(namespace: "nope") == nil, "without a shared layer: unknown")
 
         #expect(await a.store.purgeAllEverywhere() == .purged(deletedKeys: 1))
         #expect(b.notes("other").fresh("k") == nil)
