@@ -7,7 +7,8 @@ import Synchronization
 /// A `CacheStore` given a layer consults it only when its in-memory layer (L1) cannot answer:
 /// inside the key's single flight, never on an L1 hit. For one flight (`fill`):
 /// 1. read the key's envelope: fresh → adopt it (times and validator as stored); within its
-///    stale window and the flight is a miss → adopt it as stale (the next read refreshes it);
+///    stale window and the flight is a miss → adopt it as stale, and refresh it in the
+///    background at once (as a stale L1 entry is);
 /// 2. otherwise take the key's fill lock (`SET NX PX`, a random owner token, `lockMilliseconds`
 ///    long — the bound of one load, so a holder that dies blocks the others no longer than that);
 ///    the holder loads, stores the envelope (when it fits `maxValueBytes`; Redis TTL = stale-until
