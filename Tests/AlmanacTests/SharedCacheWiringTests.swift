@@ -87,6 +87,17 @@ private struct Text: SharedCacheValue {
         #expect(!AlmanacMetrics.makeRegistry(.init(http: HTTPMetrics())).render().contains("almanac_cache_l2"))
     }
 
+    /// Every family is in docs/operations.md's metrics table (by full name, or as `_suffix`
+    /// after a sibling's full name on the same row).
+    @Test func everySharedFamilyIsDocumented() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `almanac_cache_l2_") }
+        for family in SharedCacheMetrics.families(SharedCacheStats()) {
+            let suffix = "`_" + family.name.dropFirst("almanac_cache_l2_".count) + "`"
+            #expect(rows.contains { $0.contains("`\(family.name)`") || $0.contains(suffix) }, "\(family.name) undocumented")
+        }
+    }
+
     @Test func aSharedHitSaysRedisInCacheStatus() {
         let shared = HTTPCaching.Freshness(outcome: .hit, ageSeconds: 4, freshnessLeftSeconds: 56, shared: true)
         #expect(HTTPCaching.cacheStatus(shared) == "almanac; hit; detail=redis")
