@@ -109,6 +109,11 @@ public final class SharedCacheLayer: Sendable {
     /// `P invalidate` — where purges are announced.
     var invalidateChannel: [UInt8] { settings.keyPrefix + Array("invalidate".utf8) }
 
+    /// An envelope servable for longer than this (two years: more than almanac's longest TTL
+    /// plus longest stale window, a year each) is treated as absent: it can only be damaged or
+    /// foreign, and adopting it would pin a value in L1 for good.
+    static let longestLifetimeMilliseconds: Int64 = 2 * 366 * 86_400_000
+
     /// The message of `purgeAll` on the invalidate channel (no namespace is named `*`).
     static let everyNamespace: [UInt8] = [UInt8(ascii: "*")]
 
@@ -151,8 +156,10 @@ public final class SharedCacheLayer: Sendable {
                 noteFailure()
                 return .load(nil)
             }
-            if let stored, let envelope = SharedEnvelope(decoding: stored), let value = decode(envelope.value) {
-                let now = wallMilliseconds()
+            let now = wallMilliseconds()
+            if let stored, let envelope = SharedEnvelope(decoding: stored),
+               envelope.staleUntilMilliseconds - now <= Self.longestLifetimeMilliseconds,
+               let value = decode(envelope.value) {
                 if now < envelope.expiresAtMilliseconds {
                     count { $0.hits += 1 }
                     return .adopted(value, envelope, stale: false)

@@ -219,7 +219,7 @@ import Testing
         #expect(loads.value == 3)
     }
 
-    /// Bytes the layer cannot read (damaged, another version, a value its type refuses) are
+    /// Bytes the layer cannot read (damaged, another version, a value its type refuses, an absurd lifetime) are
     /// absent: loaded again and overwritten.
     @Test func unreadableSharedValuesAreAbsent() async throws {
         let cluster = Cluster()
@@ -228,14 +228,16 @@ import Testing
         let loads = Counter()
         for junk in [[0x41, 0x43, 2] + [UInt8](repeating: 0, count: 40), Array("garbage".utf8),
                      SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: 2_000_000,
-                                    staleUntilMilliseconds: 2_000_000, validator: "n-!", value: Array("!future".utf8)).encoded ?? []] {
+                                    staleUntilMilliseconds: 2_000_000, validator: "n-!", value: Array("!future".utf8)).encoded ?? [],
+                     SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: Int64.max - 1,
+                                    staleUntilMilliseconds: Int64.max, validator: "n-x", value: Array("x".utf8)).encoded ?? []] {
             a.store.purgeAll()
             try await cluster.backend.store(junk, at: key, ttlMilliseconds: 60_000)
             let served = try await a.notes().value(for: "k", load: noteLoader("v", calls: loads))
             #expect(served.outcome == .miss)
             #expect(try await cluster.envelope("k")?.value == Array("v".utf8))
         }
-        #expect(loads.value == 3)
+        #expect(loads.value == 4)
     }
 
     /// A purge deletes the namespace's shared values and reaches the other replica's L1.
