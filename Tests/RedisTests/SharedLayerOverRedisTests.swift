@@ -9,14 +9,7 @@ import TestSupport
 /// in CacheTests; this proves the Redis backend carries it).
 @Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct SharedLayerOverRedisTests {
-    struct Note: SharedCacheValue {
-        var text: String
-        var cacheCost: Int { text.utf8.count }
-        var cacheValidator: String { "n-\(text)" }
-        var sharedCacheBytes: [UInt8] { Array(text.utf8) }
-        init(_ text: String) { self.text = text }
-        init?(sharedCacheBytes: [UInt8]) { text = String(decoding: sharedCacheBytes, as: UTF8.self) }
-    }
+    typealias Note = SharedText
 
     final class Loads: Sendable {
         private let count = Mutex(0)
