@@ -162,3 +162,17 @@ import Testing
         #expect(tables[0].codes.prefix(3) == ["BTC", "KA", "KBR"])
     }
 }
+
+/// The `shared-values` fuzz target's seeds of rate tables and history blocks are these values'
+/// records as the code writes them now.
+@Suite struct RatesSharedValueSeedTests {
+    @Test func seedsAreCurrent() {
+        let seeds: [(name: String, bytes: [UInt8])] = [
+            ("rates-full", RateTableSharedCacheTests.full.sharedCacheBytes),
+            ("rates-empty", RateTable(rates: [:], updated: 0, source: "").sharedCacheBytes),
+            ("history-block", HistoryBlockSharedCacheTests.block.sharedCacheBytes),
+            ("history-empty", HistoryBlock(firstDay: 0, dayCount: 0, series: [:], fetchedAt: 0).sharedCacheBytes),
+        ]
+        #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
+    }
+}
