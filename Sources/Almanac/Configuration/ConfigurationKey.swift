@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTPServer
 
@@ -124,7 +125,7 @@ struct ConfigurationKey {
             },
             render: { config in
                 guard let v = config[keyPath: kp] else { return NSNull() }
-                return secret ? "***" : v
+                return secret ? Redactor.mask : v
             })
     }
 
