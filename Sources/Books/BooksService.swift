@@ -30,12 +30,7 @@ public final class BooksService: Sendable {
         self.client = client
         self.rendering = rendering
         self.steward = steward
-        self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
-            switch id {
-            case .googleBooks: return GoogleBooksProvider(configuration: configuration.googleBooks)
-            case .openLibrary: return OpenLibraryProvider(configuration: configuration.openLibrary)
-            }
-        }
+        self.providers = providers ?? configuration.makeProviders()
         self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
         self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
     }

@@ -1,6 +1,7 @@
 import Base
 import Foundation
 import HTTPClient
+import Upstream
 
 /// CoinDesk's Bitcoin Price Index v1: `GET {base}/v1/bpi/currentprice.json`. The public API
 /// went dark in 2025; this reads mirrors and recorded fixtures. `updated` is
@@ -8,10 +9,15 @@ import HTTPClient
 /// `rate` with its thousands separators removed; `description` and the HTML-entity `symbol`
 /// (`&#36;`, `&pound;`) are decoded and kept for codes the ISO table lacks.
 public struct CoinDeskProvider: RatesProvider {
-    public let name = "coindesk"
+    /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
+    public static let kind = RatesProviderKind(
+        ProviderDescriptor(id: "coindesk", defaultBaseURL: "https://api.coindesk.com")
+    ) { baseURL, _ in CoinDeskProvider(baseURL: baseURL) }
+
+    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coindeskBaseURL) {
+    public init(baseURL: String = CoinDeskProvider.kind.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

@@ -1,5 +1,6 @@
 import Base
 import HTTPClient
+import Upstream
 
 /// CoinGecko's simple price API: `GET {base}/api/v3/simple/price?ids=bitcoin&vs_currencies=…`
 /// → `{"bitcoin":{"usd":91234.5,…}}`. Rates are JSON numbers with lower-case codes; their
@@ -7,7 +8,13 @@ import HTTPClient
 /// fetch time, or `bitcoin.last_updated_at` when a mirror includes it (and it is a positive
 /// Unix time before year 10000).
 public struct CoinGeckoProvider: RatesProvider {
-    public let name = "coingecko"
+    /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
+    public static let kind = RatesProviderKind(
+        ProviderDescriptor(id: "coingecko", defaultBaseURL: "https://api.coingecko.com",
+                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 0.2))
+    ) { CoinGeckoProvider(baseURL: $0, now: $1) }
+
+    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var now: WallClock
 
@@ -21,7 +28,7 @@ public struct CoinGeckoProvider: RatesProvider {
         "eth", "ltc", "bch", "bnb", "eos", "xrp", "xlm", "dot", "yfi",
     ]
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coingeckoBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinGeckoProvider.kind.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }

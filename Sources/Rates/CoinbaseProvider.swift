@@ -1,14 +1,21 @@
 import HTTPClient
+import Upstream
 
 /// Coinbase's public exchange rates: `GET {base}/v2/exchange-rates?currency=BTC` →
 /// `{"data":{"currency":"BTC","rates":{"USD":"91234.56",…}}}`. Rates are decimal strings,
 /// so they are exact; the document has no timestamp, so `updated` is the fetch time.
 public struct CoinbaseProvider: RatesProvider {
-    public let name = "coinbase"
+    /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
+    public static let kind = RatesProviderKind(
+        ProviderDescriptor(id: "coinbase", defaultBaseURL: "https://api.coinbase.com",
+                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 2.7))
+    ) { CoinbaseProvider(baseURL: $0, now: $1) }
+
+    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var now: WallClock
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coinbaseBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinbaseProvider.kind.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }

@@ -126,7 +126,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
 
     @Test func configuredOrderIsHonoured() async throws {
         var configuration = BooksConfiguration()
-        configuration.providers = [.openLibrary, .googleBooks]
+        configuration.providers = ["open-library", "google-books"]
         var upstreams = Upstreams()
         upstreams.google = { _ in StubHTTPClient.json(Fixtures.googlePragmatic) }
         upstreams.openLibrary = { _ in StubHTTPClient.json(Fixtures.openLibraryPragmatic) }

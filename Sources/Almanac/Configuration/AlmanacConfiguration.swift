@@ -1,3 +1,6 @@
+import Books
+import Rates
+
 /// Everything an operator can set (docs/operations.md "Configuration"), with the documented defaults.
 ///
 /// `ConfigurationLoader` fills it from defaults < JSON file < environment < flags and
@@ -6,11 +9,25 @@ public struct AlmanacConfiguration: Sendable, Equatable {
     public var server = Server()
     public var cache = Cache()
     public var upstream = Upstream()
-    public var rates = Rates()
-    public var books = Books()
+    /// `rates.*` except `rates.history.*`; providers and their endpoints from the registry
+    /// (`RatesProviderKind.all`), every default written once in Rates.
+    public var rates = RatesConfiguration()
+    /// `rates.history.*` and the history providers' endpoints (`rates.bitstamp.*`, …).
+    public var history = HistoryConfiguration()
+    /// `books.*`; providers and their endpoints from the registry (`BooksProviderKind.all`).
+    public var books = BooksConfiguration()
     public var log = Log()
 
     public init() {}
+
+    /// The defaults with other provider registries (tests that add a provider; a build with
+    /// more providers): the keys, provider names and budgets follow the kinds given.
+    public init(rates: [RatesProviderKind] = RatesProviderKind.all, history: [HistoryProviderKind] = HistoryProviderKind.all,
+                books: [BooksProviderKind] = BooksProviderKind.all) {
+        self.rates = RatesConfiguration(kinds: rates)
+        self.history = HistoryConfiguration(kinds: history)
+        self.books = BooksConfiguration(kinds: books)
+    }
 
     /// `server.*`: the listener and its limits.
     public struct Server: Sendable, Equatable {
@@ -33,7 +50,7 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// Where clients reach almanac (`https://books.example.com`, a path prefix allowed):
         /// the base of absolute links almanac writes (Google-compatible `imageLinks`). None:
         /// built from the request's `Host` (and forwarded headers when trusted).
-        public var publicBaseUrl: String?
+        public var publicBaseURL: String?
         /// Behind one trusted reverse proxy: `Forwarded` / `X-Forwarded-Proto` /
         /// `X-Forwarded-Host` shape absolute links, and the access log's client address comes
         /// from `X-Forwarded-For`. Off by default: a direct client could forge them.
@@ -75,91 +92,6 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// A client request's whole wait across the provider chain.
         public var requestDeadlineMs = 8000
         public init() {}
-    }
-
-    /// One upstream API's location and request budget; tests and mirrors point it elsewhere.
-    public struct Endpoint: Sendable, Equatable {
-        public var baseUrl: String
-        /// Budget refill rate (`…maxRequestsPerSecond`, 0 = none); defaults follow each
-        /// provider's published guidance (docs/upstream.md).
-        public var maxRequestsPerSecond: Double
-        /// Budget size (`…burst`): a full batch goes at once.
-        public var burst = 20
-        public init(baseUrl: String, maxRequestsPerSecond: Double = 0) {
-            self.baseUrl = baseUrl
-            self.maxRequestsPerSecond = maxRequestsPerSecond
-        }
-    }
-
-    /// `rates.*`: exchange-rate providers and cache lifetimes.
-    public struct Rates: Sendable, Equatable {
-        public static let knownProviders = ["coinbase", "coingecko", "coindesk"]
-        /// Tried in this order; a failure falls through to the next.
-        public var providers = ["coinbase", "coingecko"]
-        public var ttlSeconds = 60.0
-        public var staleSeconds = 600.0
-        /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
-        public var coinbase = Endpoint(baseUrl: "https://api.coinbase.com", maxRequestsPerSecond: 2.7)
-        /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
-        public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com", maxRequestsPerSecond: 0.2)
-        /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
-        public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
-        /// `rates.history.*`: daily closes of complete UTC days.
-        public var history = History()
-        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18. Bitstamp allows 8,000 requests per
-        /// 10 minutes per IP → 13 a second.
-        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net", maxRequestsPerSecond: 13)
-        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20. Coinbase Exchange's public endpoints
-        /// allow 10 requests a second per IP.
-        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com", maxRequestsPerSecond: 10)
-        /// ECB reference rates, for every other ECB currency's history (no published limit).
-        public var frankfurter = Endpoint(baseUrl: "https://api.frankfurter.dev")
-        public init() {}
-
-        public struct History: Sendable, Equatable {
-            public static let knownProviders = ["bitstamp", "coinbase-exchange"]
-            /// Exchanges in fall-through order.
-            public var providers = ["bitstamp", "coinbase-exchange"]
-            /// Lifetime of a cached block of complete days (30 days).
-            public var ttlSeconds = 2_592_000.0
-            public init() {}
-        }
-    }
-
-    /// `books.*`: book providers, cache lifetimes and the cover size cap.
-    public struct Books: Sendable, Equatable {
-        public static let knownProviders = ["google-books", "open-library"]
-        public var providers = ["google-books", "open-library"]
-        public var ttlSeconds = 86400.0
-        /// How long "no provider knows this ISBN" is cached.
-        public var notFoundTtlSeconds = 3600.0
-        public var staleSeconds = 604_800.0
-        public var googleBooks = GoogleBooks()
-        public var openLibrary = OpenLibrary()
-        public var maxCoverBytes = 2_097_152
-        public init() {}
-
-        public struct GoogleBooks: Sendable, Equatable {
-            public var baseUrl = "https://www.googleapis.com"
-            /// Optional; without it Google's anonymous quota applies. A secret: never logged.
-            public var apiKey: String?
-            /// Optional ISO 3166-1 alpha-2 code sent as `country=` (Google answers by the
-            /// caller's location, which for a server in a data centre may be surprising).
-            public var country: String?
-            /// Google APIs' default per-user quota, 100 requests per 100 s → 1 a second.
-            public var maxRequestsPerSecond = 1.0
-            public var burst = 20
-            public init() {}
-        }
-
-        public struct OpenLibrary: Sendable, Equatable {
-            public var baseUrl = "https://openlibrary.org"
-            public var coversBaseUrl = "https://covers.openlibrary.org"
-            /// Open Library asks API users for about one request a second.
-            public var maxRequestsPerSecond = 1.0
-            public var burst = 20
-            public init() {}
-        }
     }
 
     /// `log.*`: what is logged and how lines look.

@@ -77,13 +77,6 @@ struct ConfigurationKey {
             render: { $0[keyPath: kp] })
     }
 
-    /// A provider's request budget: `<prefix>.maxRequestsPerSecond` and `<prefix>.burst`.
-    static func budget(_ prefix: String, rate: WritableKeyPath<AlmanacConfiguration, Double>,
-                       burst: WritableKeyPath<AlmanacConfiguration, Int>) -> [ConfigurationKey] {
-        [ConfigurationKey.rate(prefix + ".maxRequestsPerSecond", rate),
-         integer(prefix + ".burst", burst, 1...100_000)]
-    }
-
     static func string(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>,
                        expected: String, valid: @escaping (String) -> Bool) -> ConfigurationKey {
         ConfigurationKey(
