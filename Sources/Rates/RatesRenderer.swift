@@ -4,6 +4,16 @@ import HTTPClient
 
 /// Renders almanac's own rates JSON (docs/rates.md "Endpoints") from a table, with keys in the documented
 /// order and currencies sorted by code. Unknown codes throw `RatesInputError` (404).
+///
+/// Both domains render the same way: the domain module writes its documented representations
+/// (`RatesRenderer`, `CoinDeskBPIRenderer`, `HistoryRenderer`; Books' `BooksRenderer`) and
+/// describes its problems as values with their slugs (`RatesInputError`, `BooksProblem`);
+/// the HTTP layer adds status, headers and the RFC 9457 document with almanac's type URIs.
+/// Why there: the formats are pure functions of domain types, tested and fuzzed (the fuzz
+/// package links Rates and Books without the app) beside the types they render, and a new
+/// domain needs no HTTP knowledge to be exact about its bytes. The one thing the HTTP layer
+/// hands a domain is its problem encoder, where a problem answer is cached as bytes (books'
+/// 404s, `BooksProblem.Encoder`).
 public enum RatesRenderer {
     /// The body for `query`, or the 404 naming the codes `table` does not quote.
     public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {

@@ -198,7 +198,7 @@ import Testing
             if request.url.contains("/api/books") { return StubHTTPClient.json(Fixtures.openLibraryNotFound) }
             return UpstreamResponse(status: 503)
         }
-        let service = BooksService(configuration: configuration, client: client, cache: CacheStore(limits: CacheLimits()), rendering: testRendering)
+        let service = BooksService(configuration: configuration, client: client, cache: CacheStore(limits: CacheLimits()), problemEncoder: testProblemEncoder)
         await #expect {
             _ = try await service.cover(isbn(Fixtures.pragmatic13))
         } throws: { error in

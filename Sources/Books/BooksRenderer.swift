@@ -1,15 +1,15 @@
 import Base
-import Books
-import HTTPServer
 
-/// The bytes of every books representation, rendered once when an answer is cached (see
-/// `BookRendering`): `/v1/books/{isbn}`, its cached 404, and the Google-compatible volumes shape.
-public enum BooksRendering {
-    public static let standard = BookRendering(
-        book: { Array(bookJSON($0).utf8) },
-        notFound: { BooksProblems.bookNotFound($0).jsonBytes },
-        volumes: { Array(volumesJSON($0).utf8) },
-        coverNotFound: { BooksProblems.coverNotFound($0).jsonBytes })
+/// Renders the books representations (docs/books.md) from a `Book`, once, when an answer is
+/// cached: `/v1/books/{isbn}` and the Google-compatible volumes shape. Like `RatesRenderer`,
+/// the domain writes its own documented formats (pure, tested and fuzzed without HTTP); the
+/// HTTP layer adds headers and encodes problems (see `BooksProblem`).
+public enum BooksRenderer {
+    /// Where the volumes answer's absolute link base goes: the bytes are stored once, the base
+    /// depends on the request, so the HTTP layer fills it in per response. A NUL byte: a JSON
+    /// encoder never writes one raw (it escapes every control byte as `\u0000`), so the marker
+    /// cannot collide with any text a book holds.
+    public static let linkBasePlaceholder = "\u{0}"
 
     /// docs/books.md: every key always present, absent facts `null` or `[]`, keys in a fixed order.
     public static func bookJSON(_ book: Book) -> String {
@@ -75,7 +75,7 @@ public enum BooksRendering {
         array("categories", book.categories)
         string("language", book.language)
         if let path = book.coverPath {
-            let link = "\"" + VolumesLinks.basePlaceholder + path + "\""
+            let link = "\"" + linkBasePlaceholder + path + "\""
             info.append("\"imageLinks\":{\"smallThumbnail\":" + link + ",\"thumbnail\":" + link + "}")
         }
         return "{\"kind\":\"books#volumes\",\"totalItems\":1,\"items\":[{\"kind\":\"books#volume\",\"volumeInfo\":{"
