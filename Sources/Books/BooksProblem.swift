@@ -17,13 +17,6 @@ public struct BooksProblem: Error, Sendable, Equatable {
     public var title: String
     public var detail: String
 
-    public init(kind: Kind, slug: String, title: String, detail: String) {
-        self.kind = kind
-        self.slug = slug
-        self.title = title
-        self.detail = detail
-    }
-
     /// How the HTTP layer writes a problem's bytes, handed to `BooksService` because a
     /// not-found answer is cached as the bytes it is served as.
     public typealias Encoder = @Sendable (BooksProblem) -> [UInt8]
@@ -39,16 +32,12 @@ public struct BooksProblem: Error, Sendable, Equatable {
                      detail: "No configured provider knows ISBN \(isbn.isbn13).")
     }
 
-    /// The book has no cover URL at all.
-    public static func noCover(_ isbn: ISBN) -> BooksProblem {
+    /// No cover: the book has no cover URL at all, or (`providerAnswered`) its URL answered
+    /// "no such image" (cached like a not-found book).
+    public static func coverNotFound(_ isbn: ISBN, providerAnswered: Bool) -> BooksProblem {
         BooksProblem(kind: .notFound, slug: "cover-not-found", title: "Cover not found",
-                     detail: "No configured provider has a cover image for ISBN \(isbn.isbn13).")
-    }
-
-    /// The book's cover URL answered "no such image" (cached like a not-found book).
-    public static func coverNotFound(_ isbn: ISBN) -> BooksProblem {
-        BooksProblem(kind: .notFound, slug: "cover-not-found", title: "Cover not found",
-                     detail: "The provider has no cover image for ISBN \(isbn.isbn13).")
+                     detail: (providerAnswered ? "The provider has" : "No configured provider has")
+                         + " no cover image for ISBN \(isbn.isbn13).")
     }
 
     /// Client input echoed in a detail: shortened, so a 4 KiB path does not come back whole.

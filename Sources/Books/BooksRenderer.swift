@@ -13,33 +13,14 @@ public enum BooksRenderer {
 
     /// docs/books.md: every key always present, absent facts `null` or `[]`, keys in a fixed order.
     public static func bookJSON(_ book: Book) -> String {
-        var out = "{\"isbn13\":"
-        JSONText.appendString(book.isbn13, to: &out)
-        out += ",\"isbn10\":"
-        appendOptional(book.isbn10, to: &out)
-        out += ",\"title\":"
-        appendOptional(book.title, to: &out)
-        out += ",\"subtitle\":"
-        appendOptional(book.subtitle, to: &out)
-        out += ",\"authors\":"
-        appendArray(book.authors, to: &out)
-        out += ",\"publisher\":"
-        appendOptional(book.publisher, to: &out)
-        out += ",\"publishedDate\":"
-        appendOptional(book.publishedDate, to: &out)
-        out += ",\"pageCount\":" + (book.pageCount.map(String.init) ?? "null")
-        out += ",\"language\":"
-        appendOptional(book.language, to: &out)
-        out += ",\"description\":"
-        appendOptional(book.description, to: &out)
-        out += ",\"categories\":"
-        appendArray(book.categories, to: &out)
-        out += ",\"cover\":"
-        appendOptional(book.coverPath, to: &out)
-        out += ",\"source\":"
-        JSONText.appendString(book.source, to: &out)
-        out += "}"
-        return out
+        let facts: [(String, Fact)] = [
+            ("isbn13", .text(book.isbn13)), ("isbn10", .text(book.isbn10)), ("title", .text(book.title)),
+            ("subtitle", .text(book.subtitle)), ("authors", .list(book.authors)), ("publisher", .text(book.publisher)),
+            ("publishedDate", .text(book.publishedDate)), ("pageCount", .number(book.pageCount)),
+            ("language", .text(book.language)), ("description", .text(book.description)),
+            ("categories", .list(book.categories)), ("cover", .text(book.coverPath)), ("source", .text(book.source)),
+        ]
+        return "{" + facts.map { $0.1.field($0.0) }.joined(separator: ",") + "}"
     }
 
     /// Google Books' volumes list shape for clients written against Google: absent facts are
@@ -49,31 +30,18 @@ public enum BooksRenderer {
     /// `VolumesLinks.fill` replaces per response; no book, no cover → no `imageLinks`.
     public static func volumesJSON(_ book: Book?) -> String {
         guard let book else { return "{\"kind\":\"books#volumes\",\"totalItems\":0}" }
-        var info: [String] = []
-        func string(_ key: String, _ value: String?) {
-            guard let value else { return }
-            var field = "\"\(key)\":"
-            JSONText.appendString(value, to: &field)
-            info.append(field)
-        }
-        func array(_ key: String, _ values: [String]) {
-            guard !values.isEmpty else { return }
-            var field = "\"\(key)\":"
-            appendArray(values, to: &field)
-            info.append(field)
-        }
-        string("title", book.title)
-        string("subtitle", book.subtitle)
-        array("authors", book.authors)
-        string("publisher", book.publisher)
-        string("publishedDate", book.publishedDate)
-        string("description", book.description)
+        // Only the facts a book has, in Google's order.
+        func present(_ facts: [(String, Fact)]) -> [String] { facts.filter { !$0.1.isAbsent }.map { $0.1.field($0.0) } }
+        var info = present([
+            ("title", .text(book.title)), ("subtitle", .text(book.subtitle)), ("authors", .list(book.authors)),
+            ("publisher", .text(book.publisher)), ("publishedDate", .text(book.publishedDate)),
+            ("description", .text(book.description)),
+        ])
         var identifiers = "\"industryIdentifiers\":[{\"type\":\"ISBN_13\",\"identifier\":\"\(book.isbn13)\"}"
         if let isbn10 = book.isbn10 { identifiers += ",{\"type\":\"ISBN_10\",\"identifier\":\"\(isbn10)\"}" }
         info.append(identifiers + "]")
-        if let pageCount = book.pageCount { info.append("\"pageCount\":\(pageCount)") }
-        array("categories", book.categories)
-        string("language", book.language)
+        info += present([("pageCount", .number(book.pageCount)), ("categories", .list(book.categories)),
+                         ("language", .text(book.language))])
         if let path = book.coverPath {
             let link = "\"" + linkBasePlaceholder + path + "\""
             info.append("\"imageLinks\":{\"smallThumbnail\":" + link + ",\"thumbnail\":" + link + "}")
@@ -82,16 +50,37 @@ public enum BooksRenderer {
             + info.joined(separator: ",") + "}}]}"
     }
 
-    private static func appendOptional(_ value: String?, to out: inout String) {
-        if let value { JSONText.appendString(value, to: &out) } else { out += "null" }
-    }
+    /// One fact of a book as both shapes write it: text, a list of texts, or a count.
+    enum Fact {
+        case text(String?)
+        case list([String])
+        case number(Int?)
 
-    private static func appendArray(_ values: [String], to out: inout String) {
-        out += "["
-        for (i, value) in values.enumerated() {
-            if i > 0 { out += "," }
-            JSONText.appendString(value, to: &out)
+        /// No value: `null` or `[]` in almanac's shape, left out of Google's.
+        var isAbsent: Bool {
+            switch self {
+            case let .text(value): value == nil
+            case let .list(values): values.isEmpty
+            case let .number(value): value == nil
+            }
         }
-        out += "]"
+
+        /// `"key":value`.
+        func field(_ key: String) -> String {
+            var out = "\"\(key)\":"
+            switch self {
+            case let .text(value?): JSONText.appendString(value, to: &out)
+            case let .number(value?): out += String(value)
+            case .text(nil), .number(nil): out += "null"
+            case let .list(values):
+                out += "["
+                for (i, value) in values.enumerated() {
+                    if i > 0 { out += "," }
+                    JSONText.appendString(value, to: &out)
+                }
+                out += "]"
+            }
+            return out
+        }
     }
 }

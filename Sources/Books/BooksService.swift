@@ -129,7 +129,7 @@ public final class BooksService: Sendable {
             throw UpstreamError(.other, provider: provider, detail: "cover fetch failed", diagnostic: String(describing: error), url: url)
         }
         if response.status == 404 || response.status == 410 {
-            return .missing(body: problemEncoder(.coverNotFound(isbn)))
+            return .missing(body: problemEncoder(.coverNotFound(isbn, providerAnswered: true)))
         }
         guard response.status == 200 else {
             throw UpstreamError(.other, provider: provider, detail: "cover answered HTTP \(response.status)", url: url)

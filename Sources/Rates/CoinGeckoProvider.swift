@@ -55,12 +55,8 @@ public struct CoinGeckoProvider: RatesProvider {
             updated = seconds
         }
         var builder = RateTableBuilder()
-        for (rawCode, value) in bitcoin {
-            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
-            let path = "bitcoin.\(rawCode)"
-            guard case let .number(text) = value else { builder.unusable(code, d.wrongType(path, expected: "a number", got: value)); continue }
-            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is out of range")); continue }
-            builder.add(code, rate: rate, field: path, provider: name)
+        builder.add(rates: bitcoin, at: "bitcoin", decoding: d, expected: "a number", unparsable: "is out of range") {
+            if case let .number(text) = $0 { text } else { nil }
         }
         return try builder.build(updated: updated, source: name, emptyPath: "bitcoin")
     }

@@ -39,17 +39,11 @@ public struct CoinbaseProvider: RatesProvider {
         }
         let rates = try d.object(data["rates"], "data.rates")
         var builder = RateTableBuilder()
-        for (rawCode, value) in rates {
-            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
-            let path = "data.rates.\(rawCode)"
-            let text: String
-            switch value {
-            case let .string(s): text = s
-            case let .number(n): text = n
-            default: builder.unusable(code, d.wrongType(path, expected: "a decimal string", got: value)); continue
+        builder.add(rates: rates, at: "data.rates", decoding: d, expected: "a decimal string", unparsable: "is not a decimal number") {
+            switch $0 {
+            case let .string(text), let .number(text): text
+            default: nil
             }
-            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is not a decimal number")); continue }
-            builder.add(code, rate: rate, field: path, provider: name)
         }
         return try builder.build(updated: fetchedAt, source: name, emptyPath: "data.rates")
     }

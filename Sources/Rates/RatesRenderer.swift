@@ -55,17 +55,22 @@ public enum RatesRenderer {
         w.key("source"); w.string(table.source)
         w.key("rates"); w.raw("{")
         for (n, code) in codes.enumerated() {
-            let currency = CurrencyDirectory.currency(code, in: table)
             w.key(code, first: n == 0)
-            w.raw("{")
-            w.key("code", first: true); w.string(code)
-            w.key("name"); w.string(currency.name)
-            w.key("symbol"); w.optionalString(currency.symbol)
+            currencyFields(code, table: table, to: &w)
             w.key("rate"); w.number(try served(table, base: base, code: code))
             w.raw("}")
         }
         w.raw("}}")
         return w.bytes
+    }
+
+    /// `{"code","name","symbol"` of one currency, left open for what follows (the rate).
+    static func currencyFields(_ code: String, table: RateTable, to w: inout JSONWriter) {
+        let currency = CurrencyDirectory.currency(code, in: table)
+        w.raw("{")
+        w.key("code", first: true); w.string(code)
+        w.key("name"); w.string(currency.name)
+        w.key("symbol"); w.optionalString(currency.symbol)
     }
 
     /// The served cross rate; `requireKnown` ran first, so a nil (a code the table lacks) is
@@ -114,12 +119,8 @@ public enum RatesRenderer {
         var w = JSONWriter(capacity: table.codes.count * 80)
         w.raw("{")
         for (n, code) in table.codes.enumerated() {
-            let currency = CurrencyDirectory.currency(code, in: table)
             w.key(code, first: n == 0)
-            w.raw("{")
-            w.key("code", first: true); w.string(code)
-            w.key("name"); w.string(currency.name)
-            w.key("symbol"); w.optionalString(currency.symbol)
+            currencyFields(code, table: table, to: &w)
             w.raw("}")
         }
         w.raw("}")

@@ -19,7 +19,7 @@ extension BooksRoutes {
                 case let .bookNotFound(lookup):
                     return bookResponse(lookup, request: request)
                 case .noCover:
-                    return BooksProblems.problem(.noCover(isbn)).response
+                    return BooksProblems.problem(.coverNotFound(isbn, providerAnswered: false)).response
                 }
             } catch {
                 return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
