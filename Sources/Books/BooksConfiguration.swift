@@ -51,28 +51,12 @@ public struct BooksConfiguration: Sendable, Equatable {
     }
 }
 
-/// A books provider the service can be configured with: what it is (`descriptor`), how to
-/// build one from the configuration, and which origins its covers may come from besides its
-/// base URL's. Each provider's file declares its own `kind`; `all` is the registry
-/// `books.providers`, the configuration keys and the steward's budgets are derived from.
-public struct BooksProviderKind: Sendable, Equatable {
-    public let descriptor: ProviderDescriptor
-    /// A provider at the configured base URL, with its own settings from the configuration.
-    public let make: @Sendable (_ baseURL: String, BooksConfiguration) -> any BooksProvider
-    /// Cover origins this provider needs allowed beyond its base URL's (`CoverHostPolicy`).
-    public let coverEntries: @Sendable (BooksConfiguration) -> Set<HostPolicy.Entry>
+/// A books provider the service can be configured with, built at a base URL with the books
+/// configuration (for its own settings, such as Google's `apiKey`).
+public typealias BooksProviderKind = ProviderKind<any BooksProvider, BooksConfiguration>
 
-    public init(_ descriptor: ProviderDescriptor,
-                coverEntries: @escaping @Sendable (BooksConfiguration) -> Set<HostPolicy.Entry> = { _ in [] },
-                make: @escaping @Sendable (_ baseURL: String, BooksConfiguration) -> any BooksProvider) {
-        self.descriptor = descriptor
-        self.make = make
-        self.coverEntries = coverEntries
-    }
-
-    public static func == (lhs: BooksProviderKind, rhs: BooksProviderKind) -> Bool { lhs.descriptor == rhs.descriptor }
-
+extension ProviderKind where Provider == any BooksProvider, Context == BooksConfiguration {
     /// Every books provider, in documentation order. A new provider joins here (README "How to
     /// add a provider").
-    public static let all: [BooksProviderKind] = [GoogleBooksProvider.kind, OpenLibraryProvider.kind]
+    public static var all: [BooksProviderKind] { [GoogleBooksProvider.kind, OpenLibraryProvider.kind] }
 }

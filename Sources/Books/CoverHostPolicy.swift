@@ -30,14 +30,13 @@ public struct CoverHostPolicy: Sendable, Equatable {
 
     public init(policy: HostPolicy) { self.policy = policy }
 
-    /// Each configured provider's base URL origin and the cover origins its kind names
-    /// (`BooksProviderKind.coverEntries`).
+    /// Each configured provider's base URL origin and the cover origins it names
+    /// (`BooksProvider.coverEntries`).
     public init(configuration: BooksConfiguration) {
         var entries = Set<HostPolicy.Entry>()
-        for id in configuration.providers {
-            guard let kind = configuration.kinds.first(where: { $0.descriptor.id == id }) else { continue }
-            entries.formUnion(Self.entries(forBaseURL: configuration.endpoints[id].baseURL))
-            entries.formUnion(kind.coverEntries(configuration))
+        for provider in configuration.makeProviders() {
+            entries.formUnion(Self.entries(forBaseURL: provider.baseURL))
+            entries.formUnion(provider.coverEntries)
         }
         self.policy = HostPolicy(entries)
     }

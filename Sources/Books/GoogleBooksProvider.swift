@@ -6,24 +6,24 @@ import Upstream
 /// Google's search can return other books first (reprints, sets, books that merely cite the
 /// ISBN), so the answer is the item whose `industryIdentifiers` carry this ISBN, never blindly
 /// `items[0]`; when none does, the book is not found here and the next provider is asked.
-public struct GoogleBooksProvider: BooksProvider {
+public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
     /// Google APIs' default per-user quota, 100 requests per 100 s → 1 a second. Covers may
     /// also come from Google's thumbnail hosts.
-    public static let kind = BooksProviderKind(
-        ProviderDescriptor(id: "google-books", defaultBaseURL: "https://www.googleapis.com",
-                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 1)),
-        coverEntries: { _ in CoverHostPolicy.googleImageEntries }
-    ) { baseURL, c in GoogleBooksProvider(baseURL: baseURL, settings: c.googleBooks) }
+    public static let descriptor = ProviderDescriptor(
+        id: "google-books", defaultBaseURL: "https://www.googleapis.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 1))
+    public static let kind = BooksProviderKind(descriptor) { baseURL, c in GoogleBooksProvider(baseURL: baseURL, settings: c.googleBooks) }
 
-    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var settings: BooksConfiguration.GoogleBooks
+
+    public var coverEntries: Set<HostPolicy.Entry> { CoverHostPolicy.googleImageEntries }
 
     /// Hosts Google serves thumbnails from: `http://` there is upgraded to `https://`, and they
     /// are on the cover allow-list whenever this provider is configured.
     public static let imageHosts: Set<String> = ["books.google.com", "books.googleusercontent.com"]
 
-    public init(baseURL: String = GoogleBooksProvider.kind.descriptor.defaultBaseURL,
+    public init(baseURL: String = GoogleBooksProvider.descriptor.defaultBaseURL,
                 settings: BooksConfiguration.GoogleBooks = .init()) {
         self.baseURL = baseURL
         self.settings = settings

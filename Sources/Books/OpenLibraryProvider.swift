@@ -3,20 +3,20 @@ import Upstream
 
 /// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
 /// docs/books.md "Providers, fallback and merge"): free and keyless, the fallback when Google's quota runs out.
-public struct OpenLibraryProvider: BooksProvider {
+public struct OpenLibraryProvider: BooksProvider, DescribedProvider {
     /// Open Library asks API users for about one request a second. Covers come from
     /// `coversBaseUrl`, and from the Internet Archive while that is the real covers host.
-    public static let kind = BooksProviderKind(
-        ProviderDescriptor(id: "open-library", defaultBaseURL: "https://openlibrary.org",
-                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 1)),
-        coverEntries: { c in CoverHostPolicy.entries(forCoversBaseURL: c.openLibrary.coversBaseURL) }
-    ) { baseURL, c in OpenLibraryProvider(baseURL: baseURL, settings: c.openLibrary) }
+    public static let descriptor = ProviderDescriptor(
+        id: "open-library", defaultBaseURL: "https://openlibrary.org",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 1))
+    public static let kind = BooksProviderKind(descriptor) { baseURL, c in OpenLibraryProvider(baseURL: baseURL, settings: c.openLibrary) }
 
-    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var settings: BooksConfiguration.OpenLibrary
 
-    public init(baseURL: String = OpenLibraryProvider.kind.descriptor.defaultBaseURL,
+    public var coverEntries: Set<HostPolicy.Entry> { CoverHostPolicy.entries(forCoversBaseURL: settings.coversBaseURL) }
+
+    public init(baseURL: String = OpenLibraryProvider.descriptor.defaultBaseURL,
                 settings: BooksConfiguration.OpenLibrary = .init()) {
         self.baseURL = baseURL
         self.settings = settings

@@ -8,16 +8,14 @@ import Upstream
 /// `time.updatedISO`; each rate is `rate_float` (its literal text, number or string) or else
 /// `rate` with its thousands separators removed; `description` and the HTML-entity `symbol`
 /// (`&#36;`, `&pound;`) are decoded and kept for codes the ISO table lacks.
-public struct CoinDeskProvider: RatesProvider {
+public struct CoinDeskProvider: RatesProvider, DescribedProvider {
     /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
-    public static let kind = RatesProviderKind(
-        ProviderDescriptor(id: "coindesk", defaultBaseURL: "https://api.coindesk.com")
-    ) { baseURL, _ in CoinDeskProvider(baseURL: baseURL) }
+    public static let descriptor = ProviderDescriptor(id: "coindesk", defaultBaseURL: "https://api.coindesk.com")
+    public static let kind = RatesProviderKind(descriptor) { baseURL, _ in CoinDeskProvider(baseURL: baseURL) }
 
-    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
 
-    public init(baseURL: String = CoinDeskProvider.kind.descriptor.defaultBaseURL) {
+    public init(baseURL: String = CoinDeskProvider.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

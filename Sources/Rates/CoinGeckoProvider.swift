@@ -7,14 +7,13 @@ import Upstream
 /// literal text is parsed straight into `Decimal` (never via `Double`). `updated` is the
 /// fetch time, or `bitcoin.last_updated_at` when a mirror includes it (and it is a positive
 /// Unix time before year 10000).
-public struct CoinGeckoProvider: RatesProvider {
+public struct CoinGeckoProvider: JSONRatesProvider, DescribedProvider {
     /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
-    public static let kind = RatesProviderKind(
-        ProviderDescriptor(id: "coingecko", defaultBaseURL: "https://api.coingecko.com",
-                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 0.2))
-    ) { CoinGeckoProvider(baseURL: $0, now: $1) }
+    public static let descriptor = ProviderDescriptor(
+        id: "coingecko", defaultBaseURL: "https://api.coingecko.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 0.2))
+    public static let kind = RatesProviderKind(descriptor) { CoinGeckoProvider(baseURL: $0, now: $1) }
 
-    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var now: WallClock
 
@@ -28,7 +27,7 @@ public struct CoinGeckoProvider: RatesProvider {
         "eth", "ltc", "bch", "bnb", "eos", "xrp", "xlm", "dot", "yfi",
     ]
 
-    public init(baseURL: String = CoinGeckoProvider.kind.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinGeckoProvider.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }
@@ -38,13 +37,6 @@ public struct CoinGeckoProvider: RatesProvider {
             + CoinGeckoProvider.vsCurrencies.joined(separator: ",")
     }
 
-    public func fetch(client: any HTTPClient) async throws -> RateTable {
-        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
-            try decode(json, fetchedAt: now())
-        }
-    }
-
-    /// Decodes a parsed body; public for tests and fuzzing.
     public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
         let d = UpstreamDecoding(provider: name)
         let root = try d.root(json)

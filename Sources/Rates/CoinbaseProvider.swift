@@ -4,31 +4,23 @@ import Upstream
 /// Coinbase's public exchange rates: `GET {base}/v2/exchange-rates?currency=BTC` →
 /// `{"data":{"currency":"BTC","rates":{"USD":"91234.56",…}}}`. Rates are decimal strings,
 /// so they are exact; the document has no timestamp, so `updated` is the fetch time.
-public struct CoinbaseProvider: RatesProvider {
+public struct CoinbaseProvider: JSONRatesProvider, DescribedProvider {
     /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
-    public static let kind = RatesProviderKind(
-        ProviderDescriptor(id: "coinbase", defaultBaseURL: "https://api.coinbase.com",
-                           defaultBudget: ProviderBudget(maxRequestsPerSecond: 2.7))
-    ) { CoinbaseProvider(baseURL: $0, now: $1) }
+    public static let descriptor = ProviderDescriptor(
+        id: "coinbase", defaultBaseURL: "https://api.coinbase.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 2.7))
+    public static let kind = RatesProviderKind(descriptor) { CoinbaseProvider(baseURL: $0, now: $1) }
 
-    public var name: String { Self.kind.descriptor.id }
     public var baseURL: String
     public var now: WallClock
 
-    public init(baseURL: String = CoinbaseProvider.kind.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinbaseProvider.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }
 
     public var url: String { BaseURL.trimmed(baseURL) + "/v2/exchange-rates?currency=BTC" }
 
-    public func fetch(client: any HTTPClient) async throws -> RateTable {
-        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
-            try decode(json, fetchedAt: now())
-        }
-    }
-
-    /// Decodes a parsed body; public for tests and fuzzing.
     public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
         let d = UpstreamDecoding(provider: name)
         let root = try d.root(json)

@@ -65,3 +65,30 @@ public struct ProviderEndpoints: Sendable, Equatable {
         byID.mapValues(\.budget)
     }
 }
+
+/// A provider the service can be configured with: what it is (`descriptor`) and how to build
+/// one at the configured base URL, given what its domain passes every provider (`Context`: the
+/// wall clock for rates, the books configuration for books' own settings). Each provider's
+/// file declares its own; a domain's list of them is its registry (`RatesProviderKind.all`,
+/// …), from which the configuration keys, provider lists and budgets are derived.
+public struct ProviderKind<Provider, Context>: Sendable, Equatable {
+    public let descriptor: ProviderDescriptor
+    public let make: @Sendable (_ baseURL: String, _ context: Context) -> Provider
+
+    public init(_ descriptor: ProviderDescriptor, make: @escaping @Sendable (_ baseURL: String, _ context: Context) -> Provider) {
+        self.descriptor = descriptor
+        self.make = make
+    }
+
+    public static func == (lhs: ProviderKind, rhs: ProviderKind) -> Bool { lhs.descriptor == rhs.descriptor }
+}
+
+/// A provider type that declares its descriptor: its `name` (metrics label, `source`, log and
+/// problem text) is the descriptor's id.
+public protocol DescribedProvider {
+    static var descriptor: ProviderDescriptor { get }
+}
+
+extension DescribedProvider {
+    public var name: String { Self.descriptor.id }
+}

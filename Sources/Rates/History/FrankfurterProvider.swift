@@ -5,11 +5,9 @@ import Upstream
 /// → `{"amount":1.0,"base":"USD","start_date":"…","end_date":"…","rates":{"2024-01-02":{"JPY":141.9,…},…}}`,
 /// business days only. Gives the USD→X rate that turns a BTC-USD close into a BTC-X close for
 /// every ECB reference currency the exchanges do not trade.
-public struct FrankfurterProvider: Sendable {
+public struct FrankfurterProvider: Sendable, DescribedProvider {
     /// ECB reference rates; no published limit, so no budget.
     public static let descriptor = ProviderDescriptor(id: "frankfurter", defaultBaseURL: "https://api.frankfurter.dev")
-
-    public var name: String { Self.descriptor.id }
     /// The ECB publishes from 1999-01-04.
     public static let earliest: Int64 = 10_595
     /// A year per request keeps each answer small (≈ 260 business days × 28 rates).

@@ -23,7 +23,7 @@ public struct HistoryConfiguration: Sendable, Equatable {
     /// The configured exchanges, in order (unknown names are skipped; the loader rejects them).
     public func makeExchanges() -> [any HistoryExchangeProvider] {
         providers.compactMap { id in
-            kinds.first { $0.descriptor.id == id }.map { $0.make(endpoints[id].baseURL) }
+            kinds.first { $0.descriptor.id == id }.map { $0.make(endpoints[id].baseURL, ()) }
         }
     }
 
@@ -34,22 +34,11 @@ public struct HistoryConfiguration: Sendable, Equatable {
     }
 }
 
-/// An exchange the history service can be configured with: what it is (`descriptor`) and how
-/// to build one at the configured base URL. Each exchange's file declares its own `kind`;
-/// `all` is the registry `rates.history.providers`, the configuration keys and the steward's
-/// budgets are derived from.
-public struct HistoryProviderKind: Sendable, Equatable {
-    public let descriptor: ProviderDescriptor
-    public let make: @Sendable (_ baseURL: String) -> any HistoryExchangeProvider
+/// An exchange the history service can be configured with, built at a base URL.
+public typealias HistoryProviderKind = ProviderKind<any HistoryExchangeProvider, Void>
 
-    public init(_ descriptor: ProviderDescriptor, make: @escaping @Sendable (_ baseURL: String) -> any HistoryExchangeProvider) {
-        self.descriptor = descriptor
-        self.make = make
-    }
-
-    public static func == (lhs: HistoryProviderKind, rhs: HistoryProviderKind) -> Bool { lhs.descriptor == rhs.descriptor }
-
+extension ProviderKind where Provider == any HistoryExchangeProvider, Context == Void {
     /// Every history exchange, in documentation order. A new exchange joins here (README "How
     /// to add a provider").
-    public static let all: [HistoryProviderKind] = [BitstampHistoryProvider.kind, CoinbaseExchangeHistoryProvider.kind]
+    public static var all: [HistoryProviderKind] { [BitstampHistoryProvider.kind, CoinbaseExchangeHistoryProvider.kind] }
 }
