@@ -12,13 +12,11 @@ import Upstream
 /// `check-config` section all follow, with nothing else edited.
 @Suite struct ProviderRegistryTests {
     /// The "one file": id, default base URL and budget, request building and decoding.
-    struct ExampleRatesProvider: RatesProvider {
-        static let kind = RatesProviderKind(
-            ProviderDescriptor(id: "example-rates", defaultBaseURL: "https://rates.example.org",
-                               defaultBudget: ProviderBudget(maxRequestsPerSecond: 4))
-        ) { baseURL, _ in ExampleRatesProvider(baseURL: baseURL) }
+    struct ExampleRatesProvider: RatesProvider, DescribedProvider {
+        static let descriptor = ProviderDescriptor(id: "example-rates", defaultBaseURL: "https://rates.example.org",
+                                                   defaultBudget: ProviderBudget(maxRequestsPerSecond: 4))
+        static let kind = RatesProviderKind(descriptor) { baseURL, _ in ExampleRatesProvider(baseURL: baseURL) }
 
-        var name: String { Self.kind.descriptor.id }
         var baseURL: String
         var url: String { BaseURL.trimmed(baseURL) + "/btc" }
 
