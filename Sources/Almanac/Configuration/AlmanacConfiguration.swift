@@ -1,5 +1,8 @@
 import Books
+import HTTPClient
+import HTTPServer
 import Rates
+import Upstream
 
 /// Everything an operator can set (docs/operations.md "Configuration"), with the documented defaults.
 ///
@@ -29,18 +32,20 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         self.books = BooksConfiguration(kinds: books)
     }
 
-    /// `server.*`: the listener and its limits.
+    /// `server.*`: the listener and its limits. The server's own defaults are the documented
+    /// ones (written once, in `HTTPServerConfiguration`).
     public struct Server: Sendable, Equatable {
+        private static let defaults = HTTPServerConfiguration()
         /// `0.0.0.0`: every IPv4 interface, as containers need.
-        public var host = "0.0.0.0"
+        public var host = defaults.host
         /// 8080. Port 0 (ephemeral) is accepted only from `--port`, for tests.
-        public var port = 8080
-        public var maxConnections = 4096
-        public var headerTimeoutSeconds = 10.0
-        public var idleTimeoutSeconds = 60.0
-        public var maxHeaderBytes = 16384
-        public var maxBodyBytes = 65536
-        public var shutdownGraceSeconds = 10.0
+        public var port = defaults.port
+        public var maxConnections = defaults.maxConnections
+        public var headerTimeoutSeconds = defaults.headerTimeoutSeconds
+        public var idleTimeoutSeconds = defaults.idleTimeoutSeconds
+        public var maxHeaderBytes = defaults.maxHeaderBytes
+        public var maxBodyBytes = defaults.maxBodyBytes
+        public var shutdownGraceSeconds = defaults.shutdownGraceSeconds
         /// 0: after SIGTERM/SIGINT, how long to keep accepting and serving while `/readyz`
         /// answers 503, so a load balancer takes the instance out of rotation before the drain.
         public var shutdownDelaySeconds = 0.0
@@ -54,7 +59,7 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// Behind one trusted reverse proxy: `Forwarded` / `X-Forwarded-Proto` /
         /// `X-Forwarded-Host` shape absolute links, and the access log's client address comes
         /// from `X-Forwarded-For`. Off by default: a direct client could forge them.
-        public var trustForwardedHeaders = false
+        public var trustForwardedHeaders = defaults.trustForwardedHeaders
         public init() {}
 
         /// `server.cors.*`: which web pages on other origins may read the public API.
@@ -73,24 +78,26 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         public init() {}
     }
 
-    /// `upstream.*`: how the HTTP client treats every provider.
+    /// `upstream.*`: how the HTTP client treats every provider. Defaults are the client's and
+    /// the steward's own (written once, in `HTTPClientConfiguration` and `StewardConfiguration`).
     public struct Upstream: Sendable, Equatable {
-        public var connectTimeoutMs = 2000
-        public var timeoutMs = 5000
-        public var retries = 2
-        public var maxResponseBytes = 5_242_880
+        private static let client = HTTPClientConfiguration(), steward = StewardConfiguration()
+        public var connectTimeoutMs = client.connectTimeoutMs
+        public var timeoutMs = client.timeoutMs
+        public var retries = client.retries
+        public var maxResponseBytes = client.maxResponseBytes
         /// `almanac/<version> (+<project URL>)`; operators append a contact address.
         public var userAgent = AlmanacVersion.userAgent
         /// Longest wait for a provider's budget token before it is skipped.
-        public var maxQueueMs = 250
+        public var maxQueueMs = steward.maxQueueMs
         /// Cap of a cooldown, whatever a provider's Retry-After says.
-        public var maxCooldownSeconds = 300.0
+        public var maxCooldownSeconds = steward.limits.maxCooldownSeconds
         /// Consecutive transport failures, timeouts or 5xx that open a provider's breaker.
-        public var breakerFailures = 5
+        public var breakerFailures = steward.limits.breakerFailures
         /// Retries as a share of a provider's requests over the last 10 s (at least 1 a second).
-        public var retryBudgetPercent = 10
+        public var retryBudgetPercent = steward.limits.retryBudgetPercent
         /// A client request's whole wait across the provider chain.
-        public var requestDeadlineMs = 8000
+        public var requestDeadlineMs = steward.requestDeadlineMs
         public init() {}
     }
 
