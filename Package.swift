@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"]),
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
-        .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
+        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"]),
         .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift

@@ -43,16 +43,16 @@ public struct AlmanacPlugins: Sendable {
             routes: [
                 { router, ctx in
                     let history = HistoryService(
-                        configuration: ctx.configuration.historyConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        configuration: ctx.configuration.history, client: ctx.httpClient, cache: ctx.cache,
                         steward: ctx.steward)
                     RatesRoutes.register(on: &router, service: RatesService(
-                        configuration: ctx.configuration.ratesConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        configuration: ctx.configuration.rates, client: ctx.httpClient, cache: ctx.cache,
                         steward: ctx.steward), history: history, logger: ctx.logger)
                     HistoryRoutes.register(on: &router, history: history)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(
-                        configuration: ctx.configuration.booksConfiguration, client: ctx.httpClient, cache: ctx.cache,
+                        configuration: ctx.configuration.books, client: ctx.httpClient, cache: ctx.cache,
                         steward: ctx.steward),
                         logger: ctx.logger, links: ctx.configuration.publicLinks)
                 },

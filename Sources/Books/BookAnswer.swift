@@ -1,32 +1,8 @@
 import Base
 import Cache
 
-/// Turns answers into the bytes clients get, once, when an answer is cached: every hit is then
-/// served from these bytes with no encoding. The HTTP layer (module `Almanac`) supplies it, so
-/// this module never learns HTTP's problem format or the Google-compatible shape's details.
-public struct BookRendering: Sendable {
-    /// `GET /v1/books/{isbn}` body of a found book.
-    public var book: @Sendable (Book) -> [UInt8]
-    /// Body of the cached 404 (a problem document) for an ISBN no provider knows.
-    public var notFound: @Sendable (ISBN) -> [UInt8]
-    /// `GET /books/v1/volumes` body: one item, or `totalItems: 0` when `book` is nil.
-    public var volumes: @Sendable (Book?) -> [UInt8]
-    /// Body of the cached 404 when a book's cover URL answers "no such image".
-    public var coverNotFound: @Sendable (ISBN) -> [UInt8]
-
-    public init(book: @escaping @Sendable (Book) -> [UInt8],
-                notFound: @escaping @Sendable (ISBN) -> [UInt8],
-                volumes: @escaping @Sendable (Book?) -> [UInt8],
-                coverNotFound: @escaping @Sendable (ISBN) -> [UInt8]) {
-        self.book = book
-        self.notFound = notFound
-        self.volumes = volumes
-        self.coverNotFound = coverNotFound
-    }
-}
-
 /// The cached answer to "what book is this ISBN?" (namespace `books`, keyed by ISBN-13):
-/// found or not found, with both renderings and one validator.
+/// found or not found, with both renderings (bytes, rendered once) and one validator.
 public struct BookAnswer: CacheValue, Equatable {
     public let isbn: ISBN
     /// nil: every provider said not found (served as a cached 404).
@@ -37,9 +13,12 @@ public struct BookAnswer: CacheValue, Equatable {
     public let volumesBody: [UInt8]
     public let cacheValidator: String
 
-    public init(isbn: ISBN, book: Book?, rendering: BookRendering) {
-        self.init(isbn: isbn, book: book, body: book.map(rendering.book) ?? rendering.notFound(isbn),
-                  volumesBody: rendering.volumes(book))
+    /// Renders both bodies once (`BooksRenderer`); a not-found is the `book-not-found`
+    /// problem, written by the HTTP layer's `problemEncoder`.
+    public init(isbn: ISBN, book: Book?, problemEncoder: BooksProblem.Encoder) {
+        self.init(isbn: isbn, book: book,
+                  body: book.map { Array(BooksRenderer.bookJSON($0).utf8) } ?? problemEncoder(.bookNotFound(isbn)),
+                  volumesBody: Array(BooksRenderer.volumesJSON(book).utf8))
     }
 
     /// An answer rendered before, e.g. by another replica (`init(sharedCacheBytes:)`).

@@ -8,6 +8,11 @@ import Upstream
 public protocol BooksProvider: Sendable {
     /// Config and metrics name, e.g. `google-books`.
     var name: String { get }
+    /// Where its API is (the origin its answers' covers may also come from).
+    var baseURL: String { get }
+    /// Cover origins beyond `baseURL`'s (Google's thumbnail hosts, Open Library's covers host),
+    /// for `CoverHostPolicy`.
+    var coverEntries: Set<HostPolicy.Entry> { get }
     /// The book, or nil when this provider does not know the ISBN. Throws `UpstreamError` when
     /// the upstream failed or answered something that is not its documented shape (the
     /// detail names the provider and the field).
@@ -15,6 +20,8 @@ public protocol BooksProvider: Sendable {
 }
 
 extension BooksProvider {
+    public var coverEntries: Set<HostPolicy.Entry> { [] }
+
     /// The answer to `request`, decoded by `decode`, or the failure (with the redacted URL for
     /// the log line). Fails unless the upstream said 200: a 429 (quota) or a 5xx is a failure to
     /// fall through, never a "not found" to cache.

@@ -15,27 +15,23 @@ public final class BooksService: Sendable {
     let steward: Steward?
     /// Asked in this order through `ProviderChain(books:isbn:client:)`.
     let providers: [any BooksProvider]
-    let rendering: BookRendering
+    let problemEncoder: BooksProblem.Encoder
     let books: CacheNamespace<ISBN, BookAnswer>
     let covers: CacheNamespace<ISBN, CoverAnswer>
 
     /// - Parameters:
-    ///   - rendering: how answers become bytes (the HTTP layer's `BooksRendering.standard`).
+    ///   - problemEncoder: how a problem becomes bytes (the HTTP layer's `BooksProblems.encode`),
+    ///     for the not-found answers cached as the bytes they are served as; bodies are `BooksRenderer`'s.
     ///   - providers: overrides the ones named by `configuration.providers` (tests, new
     ///     catalogues); the cover allow-list still follows the configuration.
     public init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
-                rendering: BookRendering, providers: [any BooksProvider]? = nil, steward: Steward? = nil) {
+                problemEncoder: @escaping BooksProblem.Encoder, providers: [any BooksProvider]? = nil, steward: Steward? = nil) {
         self.configuration = configuration
         self.coverHosts = CoverHostPolicy(configuration: configuration)
         self.client = client
-        self.rendering = rendering
+        self.problemEncoder = problemEncoder
         self.steward = steward
-        self.providers = providers ?? configuration.providers.map { id -> any BooksProvider in
-            switch id {
-            case .googleBooks: return GoogleBooksProvider(configuration: configuration.googleBooks)
-            case .openLibrary: return OpenLibraryProvider(configuration: configuration.openLibrary)
-            }
-        }
+        self.providers = providers ?? configuration.makeProviders()
         self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
         self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
     }
@@ -56,7 +52,7 @@ public final class BooksService: Sendable {
     public func book(_ isbn: ISBN) async throws -> CacheLookup<BookAnswer> {
         try await books.value(for: isbn) { [self] in
             let book = try await chain(for: isbn).answer(background: CacheRefresh.isBackground)
-            return CacheLoad(value: BookAnswer(isbn: isbn, book: book, rendering: rendering),
+            return CacheLoad(value: BookAnswer(isbn: isbn, book: book, problemEncoder: problemEncoder),
                              ttlSeconds: book == nil ? configuration.notFoundTtlSeconds : configuration.ttlSeconds,
                              staleSeconds: configuration.staleSeconds)
         }
@@ -139,7 +135,7 @@ public final class BooksService: Sendable {
             throw UpstreamError(.other, provider: provider, detail: "cover fetch failed", diagnostic: String(describing: error), url: url)
         }
         if response.status == 404 || response.status == 410 {
-            return .missing(body: rendering.coverNotFound(isbn))
+            return .missing(body: problemEncoder(.coverNotFound(isbn, providerAnswered: true)))
         }
         guard response.status == 200 else {
             throw UpstreamError(.other, provider: provider, detail: "cover answered HTTP \(response.status)", url: url)

@@ -10,10 +10,10 @@ import HTTPClient
 /// - with `google-books`: Google's documented thumbnail hosts, `books.google.com` and
 ///   `books.googleusercontent.com` (thumbnails redirect from the first to the second), over
 ///   https on 443 only;
-/// - with `open-library`, and only while `coversBaseUrl` is the real
+/// - with `open-library`, and only while `coversBaseURL` is the real
 ///   `https://covers.openlibrary.org`: `archive.org` and its subdomains over https on 443,
 ///   because Open Library stores most cover images at the Internet Archive (its operator) and
-///   answers with a redirect there. A mirror configured as `coversBaseUrl` serves its own bytes.
+///   answers with a redirect there. A mirror configured as `coversBaseURL` serves its own bytes.
 /// URLs with userinfo, numeric-host tricks, IPv6 literals, trailing dots or other schemes are
 /// refused whatever the list holds (`UpstreamOrigin`). The same policy goes to the HTTP
 /// client with the request, so each redirect hop is held to it before it is requested.
@@ -30,26 +30,28 @@ public struct CoverHostPolicy: Sendable, Equatable {
 
     public init(policy: HostPolicy) { self.policy = policy }
 
+    /// Each configured provider's base URL origin and the cover origins it names
+    /// (`BooksProvider.coverEntries`).
     public init(configuration: BooksConfiguration) {
         var entries = Set<HostPolicy.Entry>()
-        func add(_ base: String) -> UpstreamOrigin? {
-            guard case .success(let origin) = UpstreamOrigin.parse(base) else { return nil }
-            entries.insert(HostPolicy.Entry(origin))
-            return origin
-        }
-        for provider in configuration.providers {
-            switch provider {
-            case .googleBooks:
-                _ = add(configuration.googleBooks.baseUrl)
-                entries.formUnion(Self.googleImageEntries)
-            case .openLibrary:
-                _ = add(configuration.openLibrary.baseUrl)
-                if add(configuration.openLibrary.coversBaseUrl) == Self.openLibraryCoversOrigin {
-                    entries.insert(Self.internetArchiveEntry)
-                }
-            }
+        for provider in configuration.makeProviders() {
+            entries.formUnion(Self.entries(forBaseURL: provider.baseURL))
+            entries.formUnion(provider.coverEntries)
         }
         self.policy = HostPolicy(entries)
+    }
+
+    /// The origin of `base`, or nothing when it is not one `UpstreamOrigin` accepts.
+    static func entries(forBaseURL base: String) -> Set<HostPolicy.Entry> {
+        guard case .success(let origin) = UpstreamOrigin.parse(base) else { return [] }
+        return [HostPolicy.Entry(origin)]
+    }
+
+    /// A covers base URL's origin, plus the Internet Archive while it is the real Open Library
+    /// covers origin (which redirects there).
+    static func entries(forCoversBaseURL base: String) -> Set<HostPolicy.Entry> {
+        guard case .success(let origin) = UpstreamOrigin.parse(base) else { return [] }
+        return origin == openLibraryCoversOrigin ? [HostPolicy.Entry(origin), internetArchiveEntry] : [HostPolicy.Entry(origin)]
     }
 
     /// True when `url` is an acceptable http(s) URL on an allowed origin.

@@ -6,23 +6,34 @@ import Upstream
 /// Google's search can return other books first (reprints, sets, books that merely cite the
 /// ISBN), so the answer is the item whose `industryIdentifiers` carry this ISBN, never blindly
 /// `items[0]`; when none does, the book is not found here and the next provider is asked.
-public struct GoogleBooksProvider: BooksProvider {
-    public let name = BooksProviderID.googleBooks.rawValue
-    public var configuration: BooksConfiguration.GoogleBooks
+public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
+    /// Google APIs' default per-user quota, 100 requests per 100 s → 1 a second. Covers may
+    /// also come from Google's thumbnail hosts.
+    public static let descriptor = ProviderDescriptor(
+        id: "google-books", defaultBaseURL: "https://www.googleapis.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 1))
+    public static let kind = BooksProviderKind(descriptor) { baseURL, c in GoogleBooksProvider(baseURL: baseURL, settings: c.googleBooks) }
+
+    public var baseURL: String
+    public var settings: BooksConfiguration.GoogleBooks
+
+    public var coverEntries: Set<HostPolicy.Entry> { CoverHostPolicy.googleImageEntries }
 
     /// Hosts Google serves thumbnails from: `http://` there is upgraded to `https://`, and they
     /// are on the cover allow-list whenever this provider is configured.
     public static let imageHosts: Set<String> = ["books.google.com", "books.googleusercontent.com"]
 
-    public init(configuration: BooksConfiguration.GoogleBooks = .init()) {
-        self.configuration = configuration
+    public init(baseURL: String = GoogleBooksProvider.descriptor.defaultBaseURL,
+                settings: BooksConfiguration.GoogleBooks = .init()) {
+        self.baseURL = baseURL
+        self.settings = settings
     }
 
     /// The only URL this provider requests: built from the canonical ISBN-13 and config values.
     public func request(for isbn: ISBN) -> UpstreamRequest {
-        var url = BaseURL.trimmed(configuration.baseUrl) + "/books/v1/volumes?q=isbn:" + isbn.isbn13
-        if let key = configuration.apiKey, !key.isEmpty { url = UpstreamURL.appendingQuery(url, "key", key) }
-        if let country = configuration.country, !country.isEmpty {
+        var url = BaseURL.trimmed(baseURL) + "/books/v1/volumes?q=isbn:" + isbn.isbn13
+        if let key = settings.apiKey, !key.isEmpty { url = UpstreamURL.appendingQuery(url, "key", key) }
+        if let country = settings.country, !country.isEmpty {
             url = UpstreamURL.appendingQuery(url, "country", country)
         }
         return UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")],

@@ -3,16 +3,27 @@ import Upstream
 
 /// Open Library's Books API (`GET {base}/api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data`,
 /// docs/books.md "Providers, fallback and merge"): free and keyless, the fallback when Google's quota runs out.
-public struct OpenLibraryProvider: BooksProvider {
-    public let name = BooksProviderID.openLibrary.rawValue
-    public var configuration: BooksConfiguration.OpenLibrary
+public struct OpenLibraryProvider: BooksProvider, DescribedProvider {
+    /// Open Library asks API users for about one request a second. Covers come from
+    /// `coversBaseUrl`, and from the Internet Archive while that is the real covers host.
+    public static let descriptor = ProviderDescriptor(
+        id: "open-library", defaultBaseURL: "https://openlibrary.org",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 1))
+    public static let kind = BooksProviderKind(descriptor) { baseURL, c in OpenLibraryProvider(baseURL: baseURL, settings: c.openLibrary) }
 
-    public init(configuration: BooksConfiguration.OpenLibrary = .init()) {
-        self.configuration = configuration
+    public var baseURL: String
+    public var settings: BooksConfiguration.OpenLibrary
+
+    public var coverEntries: Set<HostPolicy.Entry> { CoverHostPolicy.entries(forCoversBaseURL: settings.coversBaseURL) }
+
+    public init(baseURL: String = OpenLibraryProvider.descriptor.defaultBaseURL,
+                settings: BooksConfiguration.OpenLibrary = .init()) {
+        self.baseURL = baseURL
+        self.settings = settings
     }
 
     public func request(for isbn: ISBN) -> UpstreamRequest {
-        let url = BaseURL.trimmed(configuration.baseUrl)
+        let url = BaseURL.trimmed(baseURL)
             + "/api/books?bibkeys=ISBN:" + isbn.isbn13 + "&format=json&jscmd=data"
         return UpstreamRequest(url: url, headers: [UpstreamHeader("Accept", "application/json")], provider: name)
     }
@@ -42,7 +53,7 @@ public struct OpenLibraryProvider: BooksProvider {
             sources: [name])
     }
 
-    /// The largest cover, re-based onto `coversBaseUrl` (only its `/b/…` path is taken from the
+    /// The largest cover, re-based onto `coversBaseURL` (only its `/b/…` path is taken from the
     /// answer, so the host is never one an upstream response chose) with `default=false`, or
     /// Open Library answers a blank 1×1 image instead of a 404 when it has none.
     func coverURL(_ cover: Cover?) -> String? {
@@ -50,7 +61,7 @@ public struct OpenLibraryProvider: BooksProvider {
               let path = UpstreamURL.pathAndQuery(of: url), path.utf8.starts(with: "/b/".utf8) else { return nil }
         let end = path.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? path.endIndex
         let withoutQuery = path[..<end]
-        return BaseURL.trimmed(configuration.coversBaseUrl) + withoutQuery + "?default=false"
+        return BaseURL.trimmed(settings.coversBaseURL) + withoutQuery + "?default=false"
     }
 
     static func names(_ list: [Named]?) -> [String] {

@@ -1,3 +1,5 @@
+import Base
+
 /// The real `HTTPClient`: libcurl's multi interface on one serial queue (`CurlMultiEngine`),
 /// with this type adding what a careful upstream caller needs on top of one HTTP exchange:
 /// a total deadline, retries with backoff, redirect and host policy, metrics, and redaction.
@@ -52,16 +54,17 @@ public final class CurlHTTPClient: HTTPClient {
     /// libcurl never follows a redirect itself (`CURLOPT_FOLLOWLOCATION` is off).
     private func followingRedirects(_ request: UpstreamRequest, deadline: ContinuousClock.Instant,
                                     clock: ContinuousClock) async throws -> UpstreamResponse {
-        let requested = URLRedactor.redact(request.url, secrets: request.secretQueryParameters)
+        let redactor = request.redactor
+        let requested = redactor.redact(request.url)
         var url = request.url
         var headers = request.headers
         var hops = 0
         func failure(_ kind: UpstreamError.Kind, _ detail: String, _ diagnostic: String) -> UpstreamError {
-            let scrubbed = URLRedactor.scrub(diagnostic, url: url, secrets: request.secretQueryParameters)
+            let scrubbed = Redactor.scrub(diagnostic, url: url, parameters: request.secretQueryParameters)
             return UpstreamError(kind, provider: request.provider, detail: detail, diagnostic: scrubbed, url: requested)
         }
         while true {
-            let shown = URLRedactor.redact(url, secrets: request.secretQueryParameters)
+            let shown = redactor.redact(url)
             if let refusal = Self.refusal(of: url, rule: request.redirects) {
                 throw hops == 0
                     ? failure(.invalidURL, "upstream URL refused", "\(refusal): \(shown)")
@@ -86,7 +89,7 @@ public final class CurlHTTPClient: HTTPClient {
                               "\(detail) (GET \(shown))")
             case .response(let response, let redirectURL):
                 guard (300...399).contains(response.status) else { return response }
-                let location = redirectURL.map { URLRedactor.redact($0, secrets: request.secretQueryParameters) } ?? "(no Location)"
+                let location = redirectURL.map(redactor.redact) ?? "(no Location)"
                 guard case .within = request.redirects else {
                     throw failure(.redirected, "redirected", "HTTP \(response.status) to \(location), not followed (GET \(shown))")
                 }

@@ -148,19 +148,15 @@ final class CurlTransfer: @unchecked Sendable {
         if let headerList { check("HTTPHEADER", ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)) }
 
         check("WRITEDATA", ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        // Returning anything but the length handed over makes libcurl stop with CURLE_WRITE_ERROR.
         check("WRITEFUNCTION", ccurl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
-            let length = size * count
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).map { $0.assumingMemoryBound(to: UInt8.self) }, count: length)
-            // Returning anything but `length` makes libcurl stop with CURLE_WRITE_ERROR.
-            return transfer.receiveBody(bytes) ? length : 0
+            let (transfer, bytes) = CurlTransfer.delivery(data, size, count, userdata)
+            return transfer.receiveBody(bytes) ? bytes.count : 0
         })
         check("HEADERDATA", ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
         check("HEADERFUNCTION", ccurl_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
-            let length = size * count
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).map { $0.assumingMemoryBound(to: UInt8.self) }, count: length)
-            return transfer.receiveHeader(bytes) ? length : 0
+            let (transfer, bytes) = CurlTransfer.delivery(data, size, count, userdata)
+            return transfer.receiveHeader(bytes) ? bytes.count : 0
         })
         // Sockets are closed by the engine once their Dispatch sources are cancelled.
         check("CLOSESOCKETDATA", ccurl_easy_setopt_pointer(easy, CURLOPT_CLOSESOCKETDATA, closeSocketData))
@@ -171,5 +167,16 @@ final class CurlTransfer: @unchecked Sendable {
             return .failure(.other, detail: "curl option \(name) rejected: \(CurlErrorMapping.message(for: code))")
         }
         return nil
+    }
+}
+
+extension CurlTransfer {
+    /// What a write or header callback was handed: the transfer (its `userdata`, set to it with
+    /// WRITEDATA / HEADERDATA) and the `size * count` bytes at `data`.
+    fileprivate static func delivery(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                                     _ userdata: UnsafeMutableRawPointer?) -> (CurlTransfer, UnsafeBufferPointer<UInt8>) {
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata!).takeUnretainedValue()
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).map { $0.assumingMemoryBound(to: UInt8.self) }, count: size * count)
+        return (transfer, bytes)
     }
 }

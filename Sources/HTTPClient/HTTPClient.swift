@@ -1,3 +1,5 @@
+import Base
+
 /// A GET to an upstream API, as services describe it. Services never build raw URLs from
 /// request input: they pass already-validated values (see Books' canonical ISBN).
 public struct UpstreamRequest: Sendable {
@@ -29,8 +31,11 @@ public struct UpstreamRequest: Sendable {
 }
 
 extension UpstreamRequest {
-    /// The URL with the values of `secretQueryParameters` replaced: the form logs may show.
-    public var redactedURL: String { URLRedactor.redact(url, secrets: secretQueryParameters) }
+    /// Masks this request's secrets (`secretQueryParameters` besides the usual secret names).
+    public var redactor: Redactor { Redactor(parameters: secretQueryParameters) }
+
+    /// The URL with its secrets masked (`Redactor`): the form logs and errors may show.
+    public var redactedURL: String { redactor.redact(url) }
 }
 
 public struct UpstreamHeader: Sendable, Equatable {

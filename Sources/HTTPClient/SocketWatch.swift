@@ -12,10 +12,31 @@ final class SocketWatch {
     var closeRequested = false
     private let queue: DispatchQueue
     private let onEvent: (Int32) -> Void
-    private var read: DispatchSourceRead?
-    private var write: DispatchSourceWrite?
-    private var readRunning = false
-    private var writeRunning = false
+    private var read = Direction()
+    private var write = Direction()
+
+    /// One direction's source and whether it is resumed.
+    private struct Direction {
+        var source: (any DispatchSourceProtocol)?
+        var running = false
+
+        /// Resumes, creates (`make`) or suspends the source so that it runs exactly when `wanted`.
+        mutating func want(_ wanted: Bool, make: () -> any DispatchSourceProtocol) {
+            if wanted {
+                if let source {
+                    if !running { source.resume() }
+                } else {
+                    let made = make()
+                    made.activate()
+                    source = made
+                }
+                running = true
+            } else if let source, running {
+                source.suspend()
+                running = false
+            }
+        }
+    }
 
     init(fd: curl_socket_t, queue: DispatchQueue, onEvent: @escaping (Int32) -> Void) {
         self.fd = fd
@@ -25,46 +46,23 @@ final class SocketWatch {
 
     /// Applies curl's `what` (CURL_POLL_IN / OUT / INOUT / NONE).
     func watch(read wantRead: Bool, write wantWrite: Bool) {
-        if wantRead {
-            if let read {
-                if !readRunning { read.resume() }
-            } else {
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-                let onEvent = self.onEvent
-                source.setEventHandler { onEvent(CURL_CSELECT_IN) }
-                source.activate()
-                read = source
-            }
-            readRunning = true
-        } else if let read, readRunning {
-            read.suspend()
-            readRunning = false
-        }
-        if wantWrite {
-            if let write {
-                if !writeRunning { write.resume() }
-            } else {
-                let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-                let onEvent = self.onEvent
-                source.setEventHandler { onEvent(CURL_CSELECT_OUT) }
-                source.activate()
-                write = source
-            }
-            writeRunning = true
-        } else if let write, writeRunning {
-            write.suspend()
-            writeRunning = false
-        }
+        read.want(wantRead) { reporting(DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue), as: CURL_CSELECT_IN) }
+        write.want(wantWrite) { reporting(DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue), as: CURL_CSELECT_OUT) }
+    }
+
+    /// `source`, reporting its events to the engine as `event`.
+    private func reporting(_ source: any DispatchSourceProtocol, as event: Int32) -> any DispatchSourceProtocol {
+        let onEvent = self.onEvent
+        source.setEventHandler { onEvent(event) }
+        return source
     }
 
     /// Cancels both sources and calls `done` (on the queue) once both cancel handlers ran,
     /// or at once when there are none.
     func cancel(then done: @escaping () -> Void) {
-        var sources: [(DispatchSourceProtocol, Bool)] = []
-        if let read { sources.append((read, readRunning)) }
-        if let write { sources.append((write, writeRunning)) }
-        read = nil
-        write = nil
+        let sources = [read, write].compactMap { direction in direction.source.map { ($0, direction.running) } }
+        read = Direction()
+        write = Direction()
         guard !sources.isEmpty else {
             done()
             return

@@ -1,17 +1,21 @@
 import Base
 import Foundation
 import HTTPClient
+import Upstream
 
 /// CoinDesk's Bitcoin Price Index v1: `GET {base}/v1/bpi/currentprice.json`. The public API
 /// went dark in 2025; this reads mirrors and recorded fixtures. `updated` is
 /// `time.updatedISO`; each rate is `rate_float` (its literal text, number or string) or else
 /// `rate` with its thousands separators removed; `description` and the HTML-entity `symbol`
 /// (`&#36;`, `&pound;`) are decoded and kept for codes the ISO table lacks.
-public struct CoinDeskProvider: RatesProvider {
-    public let name = "coindesk"
+public struct CoinDeskProvider: RatesProvider, DescribedProvider {
+    /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
+    public static let descriptor = ProviderDescriptor(id: "coindesk", defaultBaseURL: "https://api.coindesk.com")
+    public static let kind = RatesProviderKind(descriptor) { baseURL, _ in CoinDeskProvider(baseURL: baseURL) }
+
     public var baseURL: String
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coindeskBaseURL) {
+    public init(baseURL: String = CoinDeskProvider.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

@@ -1,13 +1,19 @@
 import Base
 import HTTPClient
+import Upstream
 
 /// CoinGecko's simple price API: `GET {base}/api/v3/simple/price?ids=bitcoin&vs_currencies=…`
 /// → `{"bitcoin":{"usd":91234.5,…}}`. Rates are JSON numbers with lower-case codes; their
 /// literal text is parsed straight into `Decimal` (never via `Double`). `updated` is the
 /// fetch time, or `bitcoin.last_updated_at` when a mirror includes it (and it is a positive
 /// Unix time before year 10000).
-public struct CoinGeckoProvider: RatesProvider {
-    public let name = "coingecko"
+public struct CoinGeckoProvider: JSONRatesProvider, DescribedProvider {
+    /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
+    public static let descriptor = ProviderDescriptor(
+        id: "coingecko", defaultBaseURL: "https://api.coingecko.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 0.2))
+    public static let kind = RatesProviderKind(descriptor) { CoinGeckoProvider(baseURL: $0, now: $1) }
+
     public var baseURL: String
     public var now: WallClock
 
@@ -21,7 +27,7 @@ public struct CoinGeckoProvider: RatesProvider {
         "eth", "ltc", "bch", "bnb", "eos", "xrp", "xlm", "dot", "yfi",
     ]
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coingeckoBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinGeckoProvider.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }
@@ -31,13 +37,6 @@ public struct CoinGeckoProvider: RatesProvider {
             + CoinGeckoProvider.vsCurrencies.joined(separator: ",")
     }
 
-    public func fetch(client: any HTTPClient) async throws -> RateTable {
-        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
-            try decode(json, fetchedAt: now())
-        }
-    }
-
-    /// Decodes a parsed body; public for tests and fuzzing.
     public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
         let d = UpstreamDecoding(provider: name)
         let root = try d.root(json)
@@ -48,12 +47,8 @@ public struct CoinGeckoProvider: RatesProvider {
             updated = seconds
         }
         var builder = RateTableBuilder()
-        for (rawCode, value) in bitcoin {
-            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
-            let path = "bitcoin.\(rawCode)"
-            guard case let .number(text) = value else { builder.unusable(code, d.wrongType(path, expected: "a number", got: value)); continue }
-            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is out of range")); continue }
-            builder.add(code, rate: rate, field: path, provider: name)
+        builder.add(rates: bitcoin, at: "bitcoin", decoding: d, expected: "a number", unparsable: "is out of range") {
+            if case let .number(text) = $0 { text } else { nil }
         }
         return try builder.build(updated: updated, source: name, emptyPath: "bitcoin")
     }

@@ -1,27 +1,26 @@
 import HTTPClient
+import Upstream
 
 /// Coinbase's public exchange rates: `GET {base}/v2/exchange-rates?currency=BTC` →
 /// `{"data":{"currency":"BTC","rates":{"USD":"91234.56",…}}}`. Rates are decimal strings,
 /// so they are exact; the document has no timestamp, so `updated` is the fetch time.
-public struct CoinbaseProvider: RatesProvider {
-    public let name = "coinbase"
+public struct CoinbaseProvider: JSONRatesProvider, DescribedProvider {
+    /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
+    public static let descriptor = ProviderDescriptor(
+        id: "coinbase", defaultBaseURL: "https://api.coinbase.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 2.7))
+    public static let kind = RatesProviderKind(descriptor) { CoinbaseProvider(baseURL: $0, now: $1) }
+
     public var baseURL: String
     public var now: WallClock
 
-    public init(baseURL: String = RatesConfiguration.Defaults.coinbaseBaseURL, now: @escaping WallClock = WallClocks.system) {
+    public init(baseURL: String = CoinbaseProvider.descriptor.defaultBaseURL, now: @escaping WallClock = WallClocks.system) {
         self.baseURL = baseURL
         self.now = now
     }
 
     public var url: String { BaseURL.trimmed(baseURL) + "/v2/exchange-rates?currency=BTC" }
 
-    public func fetch(client: any HTTPClient) async throws -> RateTable {
-        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
-            try decode(json, fetchedAt: now())
-        }
-    }
-
-    /// Decodes a parsed body; public for tests and fuzzing.
     public func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable {
         let d = UpstreamDecoding(provider: name)
         let root = try d.root(json)
@@ -32,17 +31,11 @@ public struct CoinbaseProvider: RatesProvider {
         }
         let rates = try d.object(data["rates"], "data.rates")
         var builder = RateTableBuilder()
-        for (rawCode, value) in rates {
-            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
-            let path = "data.rates.\(rawCode)"
-            let text: String
-            switch value {
-            case let .string(s): text = s
-            case let .number(n): text = n
-            default: builder.unusable(code, d.wrongType(path, expected: "a decimal string", got: value)); continue
+        builder.add(rates: rates, at: "data.rates", decoding: d, expected: "a decimal string", unparsable: "is not a decimal number") {
+            switch $0 {
+            case let .string(text), let .number(text): text
+            default: nil
             }
-            guard let rate = DecimalText.parse(text) else { builder.unusable(code, d.invalid(path, "is not a decimal number")); continue }
-            builder.add(code, rate: rate, field: path, provider: name)
         }
         return try builder.build(updated: fetchedAt, source: name, emptyPath: "data.rates")
     }

@@ -41,6 +41,20 @@ struct RateTableBuilder {
         }
     }
 
+    /// Adds every `CODE: rate` member of a provider's rates object at `path` (`data.rates`):
+    /// `literal` gives a value's decimal text, or nil when the value has the wrong JSON type
+    /// (`expected` says which type), and text `DecimalText` cannot read is `unparsable`.
+    mutating func add(rates members: [String: JSONValue], at path: String, decoding d: UpstreamDecoding,
+                      expected: String, unparsable: String, literal: (JSONValue) -> String?) {
+        for (rawCode, value) in members {
+            guard let code = RateTableBuilder.usableCode(rawCode) else { continue }
+            let field = "\(path).\(rawCode)"
+            guard let text = literal(value) else { unusable(code, d.wrongType(field, expected: expected, got: value)); continue }
+            guard let rate = DecimalText.parse(text) else { unusable(code, d.invalid(field, unparsable)); continue }
+            add(code, rate: rate, field: field, provider: d.provider)
+        }
+    }
+
     /// Marks `code` unavailable from this provider because of `error` (which names the field),
     /// unless a usable rate for it was already recorded. Of two unusable entries for one code
     /// (`usd`, `USD`), the one whose detail sorts first is kept, so the answer does not depend

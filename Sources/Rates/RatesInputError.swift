@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 
 /// A client mistake in a rates request, as the HTTP layer needs it: malformed input (400)
@@ -29,7 +30,7 @@ public struct RatesInputError: Error, Sendable, Equatable {
 
     static func malformedCode(_ parameter: String, _ value: String) -> RatesInputError {
         RatesInputError(kind: .malformed, slug: "invalid-currency-code",
-                        detail: "Invalid \(parameter) \"\(RatesInputError.clip(value))\": a currency code is three letters, such as USD.")
+                        detail: "Invalid \(parameter) \"\(EchoedText.clipped(value))\": a currency code is three letters, such as USD.")
     }
 
     static func unknown(_ codes: [String]) -> RatesInputError {
@@ -44,13 +45,5 @@ public struct RatesInputError: Error, Sendable, Equatable {
     static func unavailable(_ code: String, _ error: UpstreamError) -> RatesInputError {
         RatesInputError(kind: .unavailableCurrency, slug: "upstream-failed",
                         detail: "\(code) is unavailable: \(error.description)", upstream: error)
-    }
-
-    /// Echoed input is clipped so a 4 KiB query cannot make a 4 KiB error. Counted in Unicode
-    /// scalars (as `EchoedInput.clipped` does for the HTTP layer, which this module does not
-    /// import): one grapheme cluster (a letter and 4,000 combining marks) is one `Character`.
-    static func clip(_ value: String) -> String {
-        guard value.unicodeScalars.count > 40 else { return value }
-        return String(String.UnicodeScalarView(value.unicodeScalars.prefix(40))) + "…"
     }
 }

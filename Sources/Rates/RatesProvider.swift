@@ -11,6 +11,24 @@ public protocol RatesProvider: Sendable {
     func fetch(client: any HTTPClient) async throws -> RateTable
 }
 
+/// A rates provider whose answer is one JSON document at `url`, stamped with the fetch time
+/// when the upstream sends none (coinbase, coingecko): `fetch` is GET, require 200, parse,
+/// `decode` at `now()`.
+public protocol JSONRatesProvider: RatesProvider {
+    var url: String { get }
+    var now: WallClock { get }
+    /// Decodes a parsed body; public for tests and fuzzing.
+    func decode(_ json: JSONValue, fetchedAt: Int64) throws(UpstreamError) -> RateTable
+}
+
+extension JSONRatesProvider {
+    public func fetch(client: any HTTPClient) async throws -> RateTable {
+        try await ProviderFetch.table(url, provider: name, client: client) { json throws(UpstreamError) in
+            try decode(json, fetchedAt: now())
+        }
+    }
+}
+
 extension ProviderChain<RateTable> {
     /// Rates providers in failover order: the first table wins (`firstAnswer()`).
     public init(rates providers: [any RatesProvider], client: any HTTPClient, steward: Steward? = nil) {

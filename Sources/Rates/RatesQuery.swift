@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// One distinct rates answer: endpoint plus normalized parameters. Two requests with the same
@@ -80,7 +81,7 @@ public enum RatesInput {
         let bytes = Array(value.utf8)
         func fail(_ why: String) -> RatesInputError {
             RatesInputError(kind: .malformed, slug: "invalid-amount",
-                            detail: "amount \"\(RatesInputError.clip(value))\" \(why).")
+                            detail: "amount \"\(EchoedText.clipped(value))\" \(why).")
         }
         guard !bytes.isEmpty else { throw fail("is empty: use a number such as 100 or 12.50") }
         guard bytes.count <= maxAmountLength else { throw fail("is longer than \(maxAmountLength) characters") }

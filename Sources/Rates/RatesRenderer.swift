@@ -4,6 +4,16 @@ import HTTPClient
 
 /// Renders almanac's own rates JSON (docs/rates.md "Endpoints") from a table, with keys in the documented
 /// order and currencies sorted by code. Unknown codes throw `RatesInputError` (404).
+///
+/// Both domains render the same way: the domain module writes its documented representations
+/// (`RatesRenderer`, `CoinDeskBPIRenderer`, `HistoryRenderer`; Books' `BooksRenderer`) and
+/// describes its problems as values with their slugs (`RatesInputError`, `BooksProblem`);
+/// the HTTP layer adds status, headers and the RFC 9457 document with almanac's type URIs.
+/// Why there: the formats are pure functions of domain types, tested and fuzzed (the fuzz
+/// package links Rates and Books without the app) beside the types they render, and a new
+/// domain needs no HTTP knowledge to be exact about its bytes. The one thing the HTTP layer
+/// hands a domain is its problem encoder, where a problem answer is cached as bytes (books'
+/// 404s, `BooksProblem.Encoder`).
 public enum RatesRenderer {
     /// The body for `query`, or the 404 naming the codes `table` does not quote.
     public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {
@@ -45,17 +55,22 @@ public enum RatesRenderer {
         w.key("source"); w.string(table.source)
         w.key("rates"); w.raw("{")
         for (n, code) in codes.enumerated() {
-            let currency = CurrencyDirectory.currency(code, in: table)
             w.key(code, first: n == 0)
-            w.raw("{")
-            w.key("code", first: true); w.string(code)
-            w.key("name"); w.string(currency.name)
-            w.key("symbol"); w.optionalString(currency.symbol)
+            currencyFields(code, table: table, to: &w)
             w.key("rate"); w.number(try served(table, base: base, code: code))
             w.raw("}")
         }
         w.raw("}}")
         return w.bytes
+    }
+
+    /// `{"code","name","symbol"` of one currency, left open for what follows (the rate).
+    static func currencyFields(_ code: String, table: RateTable, to w: inout JSONWriter) {
+        let currency = CurrencyDirectory.currency(code, in: table)
+        w.raw("{")
+        w.key("code", first: true); w.string(code)
+        w.key("name"); w.string(currency.name)
+        w.key("symbol"); w.optionalString(currency.symbol)
     }
 
     /// The served cross rate; `requireKnown` ran first, so a nil (a code the table lacks) is
@@ -104,12 +119,8 @@ public enum RatesRenderer {
         var w = JSONWriter(capacity: table.codes.count * 80)
         w.raw("{")
         for (n, code) in table.codes.enumerated() {
-            let currency = CurrencyDirectory.currency(code, in: table)
             w.key(code, first: n == 0)
-            w.raw("{")
-            w.key("code", first: true); w.string(code)
-            w.key("name"); w.string(currency.name)
-            w.key("symbol"); w.optionalString(currency.symbol)
+            currencyFields(code, table: table, to: &w)
             w.raw("}")
         }
         w.raw("}")

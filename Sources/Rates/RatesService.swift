@@ -27,8 +27,8 @@ public final class RatesService: Sendable {
     }
 
     /// The service with explicit providers (tests, custom wiring).
-    public init(providers: [any RatesProvider], ttlSeconds: Double = RatesConfiguration.Defaults.ttlSeconds,
-                staleSeconds: Double = RatesConfiguration.Defaults.staleSeconds,
+    public init(providers: [any RatesProvider], ttlSeconds: Double = RatesConfiguration().ttlSeconds,
+                staleSeconds: Double = RatesConfiguration().staleSeconds,
                 client: any HTTPClient, cache: CacheStore, steward: Steward? = nil) {
         self.providers = providers
         self.ttlSeconds = ttlSeconds

@@ -1,3 +1,5 @@
+import Base
+
 /// Why a Redis call failed. Every call ends in a value or exactly one of these, within its
 /// timeout. No case ever carries the password: reasons are written by the client, and server
 /// error texts have any occurrence of the configured password masked before they are stored.
@@ -31,23 +33,6 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An error reply's text, with `secret` (the password) masked wherever it appears: a server
     /// that does not know `HELLO` echoes its arguments, AUTH included.
     static func server(_ bytes: [UInt8], masking secret: [UInt8]?) -> RedisError {
-        .server(String(decoding: mask(bytes, secret), as: UTF8.self))
-    }
-
-    static func mask(_ bytes: [UInt8], _ secret: [UInt8]?) -> [UInt8] {
-        guard let secret, !secret.isEmpty, bytes.count >= secret.count else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if index + secret.count <= bytes.count && bytes[index..<(index + secret.count)].elementsEqual(secret) {
-                out.append(contentsOf: "***".utf8)
-                index += secret.count
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
+        .server(String(decoding: secret.map { Redactor.replacing($0, in: bytes) } ?? bytes, as: UTF8.self))
     }
 }

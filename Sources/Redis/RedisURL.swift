@@ -1,3 +1,5 @@
+import Base
+
 /// Where and how to connect: `redis://[user:password@]host[:port][/db]`.
 ///
 /// - `user` and `password` may be percent-encoded (`%40` for `@`); a password alone
@@ -7,7 +9,8 @@
 ///   `db` (the `SELECT` index) to 0.
 /// - `rediss://` (TLS), query strings and fragments are refused rather than silently ignored.
 ///
-/// The password is a secret: `description` (and every error this type throws) shows `***`.
+/// The password is a secret: `description` shows it as `Redactor.mask` (`***`), and no error
+/// this type throws quotes the URL.
 public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -54,8 +57,8 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         if let userInfo {
             if let colon = userInfo.firstIndex(of: UInt8(ascii: ":")) {
                 let name = userInfo[userInfo.startIndex..<colon]
-                guard let decodedName = Self.percentDecoded(name),
-                      let decodedPassword = Self.percentDecoded(userInfo[(colon + 1)...]) else {
+                guard let decodedName = PercentDecoding.decode(name),
+                      let decodedPassword = PercentDecoding.decode(userInfo[(colon + 1)...]) else {
                     throw RedisURLError("bad percent-encoding in the user or password")
                 }
                 user = decodedName.isEmpty ? nil : decodedName
@@ -116,7 +119,7 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         var text = "redis://"
         if password != nil {
             if let user { text += String(decoding: user, as: UTF8.self) }
-            text += ":***@"
+            text += ":" + Redactor.mask + "@"
         }
         text += host.contains(":") ? "[\(host)]" : host
         text += ":\(port)/\(database)"
@@ -125,19 +128,10 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: - Bytes
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
-    private static func isHex(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
+    private static func lowercased(_ byte: UInt8) -> UInt8 { ASCIICase.lowercased(byte) }
+    private static func isHex(_ byte: UInt8) -> Bool { PercentDecoding.hexValue(byte) != nil }
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: return byte - 48
-        case 65...70: return byte - 55
-        case 97...102: return byte - 87
-        default: return nil
-        }
     }
 
     private static func decimal(_ bytes: ArraySlice<UInt8>, max: Int) -> Int? {
@@ -148,25 +142,6 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
             value = value * 10 + Int(byte - 48)
         }
         return value <= max ? value : nil
-    }
-
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.endIndex,
-                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte)
-                index += 1
-            }
-        }
-        return out
     }
 }
 

@@ -123,7 +123,7 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
 
     @Test func absentFactsAreNullOrEmpty() throws {
         let book = Book(isbn: try ISBN(parsing: "9791009063608"), title: "Titre", sources: ["open-library"])
-        #expect(BooksRendering.bookJSON(book) == """
+        #expect(BooksRenderer.bookJSON(book) == """
             {"isbn13":"9791009063608","isbn10":null,"title":"Titre","subtitle":null,"authors":[],\
             "publisher":null,"publishedDate":null,"pageCount":null,"language":null,"description":null,\
             "categories":[],"cover":null,"source":"open-library"}

@@ -17,6 +17,30 @@ import Testing
         }
     }
 
+    /// Each registered provider's rows follow from the registry: the operations table shows
+    /// its base URL and budget defaults, and the upstream guide's budget table names it, its key
+    /// and its default rate. A provider added to a list without its docs fails here.
+    @Test func providerRowsShowEachRegisteredProvidersDefaults() throws {
+        let operations = try read("docs/operations.md"), upstream = try read("docs/upstream.md")
+        let defaults = AlmanacConfiguration()
+        let areas = [("rates", defaults.rates.endpoints), ("rates", defaults.history.endpoints), ("books", defaults.books.endpoints)]
+        for (area, endpoints) in areas {
+            for descriptor in endpoints.descriptors {
+                let prefix = "\(area).\(descriptor.configName)"
+                let rate = Self.number(descriptor.defaultBudget.maxRequestsPerSecond)
+                #expect(operations.contains("| `\(prefix).baseUrl` | `\(descriptor.defaultBaseURL)` |"), "\(prefix).baseUrl")
+                #expect(operations.contains("| `\(prefix).maxRequestsPerSecond` | `\(rate)` |"), "\(prefix).maxRequestsPerSecond")
+                #expect(operations.contains("| `\(prefix).burst` | `\(descriptor.defaultBudget.burst)` |"), "\(prefix).burst")
+                #expect(upstream.contains("| \(descriptor.id) | `\(prefix).maxRequestsPerSecond` | \(rate) |"), "upstream.md: \(descriptor.id)")
+            }
+        }
+    }
+
+    /// `2.7`, `0.2`, and whole numbers without a fraction (`13`, `0`), as the tables write them.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     /// docs/problems.md has a section for exactly the slugs some `slug: "…"` in Sources/ can
     /// emit (whatever features are merged): none missing, none that no code sends.
     @Test func problemsGuideDocumentsExactlyTheSlugsTheSourcesEmit() throws {

@@ -206,8 +206,8 @@ extension FullStackTests {
                 // This test is about the stale window: keep the breaker and the budgets (tested
                 // on their own) out of it, however often the loop below asks.
                 c.upstream.breakerFailures = 1000
-                c.rates.coinbase.maxRequestsPerSecond = 0
-                c.rates.coingecko.maxRequestsPerSecond = 0
+                c.rates.endpoints["coinbase"].budget.maxRequestsPerSecond = 0
+                c.rates.endpoints["coingecko"].budget.maxRequestsPerSecond = 0
             }) { s in
                 let first = try await s.get("/v1/rates")
                 #expect(first.status == 200)

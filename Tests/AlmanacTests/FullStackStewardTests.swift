@@ -63,7 +63,7 @@ extension FullStackTests {
 
         @Test func aProviderSaying429IsSkippedUntilRetryAfterAndOthersAnswer() async throws {
             try await FullStack.run(configure: { c in
-                c.books.openLibrary.maxRequestsPerSecond = 0
+                c.books.endpoints["open-library"].budget.maxRequestsPerSecond = 0
             }, script: Self.script(googleStatus: 429, retryAfter: "1")) { s in
                 let started = Date()
                 let result = try await Self.storm(s, Self.isbns(120), concurrency: 10)
@@ -90,8 +90,8 @@ extension FullStackTests {
 
         @Test func aBudgetOf5PerSecondIsNeverExceeded() async throws {
             try await FullStack.run(configure: { c in
-                c.books.googleBooks.maxRequestsPerSecond = 5
-                c.books.openLibrary.maxRequestsPerSecond = 0
+                c.books.endpoints["google-books"].budget.maxRequestsPerSecond = 5
+                c.books.endpoints["open-library"].budget.maxRequestsPerSecond = 0
             }, script: Self.script(googleStatus: 200, retryAfter: nil)) { s in
                 let started = Date()
                 let result = try await Self.storm(s, Self.isbns(80), concurrency: 20)

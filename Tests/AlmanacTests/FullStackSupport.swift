@@ -103,15 +103,11 @@ final class FullStack: Sendable {
         config.upstream.retries = 0
         config.upstream.connectTimeoutMs = 2000
         config.upstream.timeoutMs = 10000
-        config.rates.coinbase.baseUrl = stub.baseURL
-        config.rates.coingecko.baseUrl = stub.baseURL
-        config.rates.coindesk.baseUrl = stub.baseURL
-        config.rates.bitstamp.baseUrl = stub.baseURL
-        config.rates.coinbaseExchange.baseUrl = stub.baseURL
-        config.rates.frankfurter.baseUrl = stub.baseURL
-        config.books.googleBooks.baseUrl = stub.baseURL
-        config.books.openLibrary.baseUrl = stub.baseURL
-        config.books.openLibrary.coversBaseUrl = stub.baseURL
+        // Every registered provider at the stub.
+        for id in config.rates.endpoints.descriptors.map(\.id) { config.rates.endpoints[id].baseURL = stub.baseURL }
+        for id in config.history.endpoints.descriptors.map(\.id) { config.history.endpoints[id].baseURL = stub.baseURL }
+        for id in config.books.endpoints.descriptors.map(\.id) { config.books.endpoints[id].baseURL = stub.baseURL }
+        config.books.openLibrary.coversBaseURL = stub.baseURL
         configure(&config)
         let logs = MemoryLogSink()
         let app = AlmanacApp(configuration: config, plugins: .standard, logSink: logs)
@@ -256,11 +252,9 @@ extension FullStack {
     /// prove something else (redirect tricks, canaries): no budgets, no breaker. The steward's
     /// own behaviour is tested with its production settings in `FullStackStewardTests`.
     static func unthrottled(_ c: inout AlmanacConfiguration) {
-        c.rates.coinbase.maxRequestsPerSecond = 0
-        c.rates.coingecko.maxRequestsPerSecond = 0
-        c.rates.coindesk.maxRequestsPerSecond = 0
-        c.books.googleBooks.maxRequestsPerSecond = 0
-        c.books.openLibrary.maxRequestsPerSecond = 0
+        for id in c.rates.endpoints.descriptors.map(\.id) { c.rates.endpoints[id].budget = .unlimited }
+        for id in c.history.endpoints.descriptors.map(\.id) { c.history.endpoints[id].budget = .unlimited }
+        for id in c.books.endpoints.descriptors.map(\.id) { c.books.endpoints[id].budget = .unlimited }
         c.upstream.breakerFailures = 1000
     }
 }

@@ -51,10 +51,11 @@ final class RatesHarness: Sendable {
             }
         }
         store = CacheStore(limits: CacheLimits(), clock: clock, randomUnit: { 0 })
-        let configuration = RatesConfiguration(providers: providers, ttlSeconds: ttl, staleSeconds: stale,
-                                               coinbase: .init(baseURL: "http://coinbase.test"),
-                                               coingecko: .init(baseURL: "http://coingecko.test"),
-                                               coindesk: .init(baseURL: "http://coindesk.test"))
+        var configuration = RatesConfiguration()
+        configuration.providers = providers
+        configuration.ttlSeconds = ttl
+        configuration.staleSeconds = stale
+        for id in ["coinbase", "coingecko", "coindesk"] { configuration.endpoints[id].baseURL = "http://\(id).test" }
         service = RatesService(configuration: configuration, client: client, cache: store, now: { RatesHarness.fetchTime })
         var router = Router()
         RatesRoutes.register(on: &router, service: service)

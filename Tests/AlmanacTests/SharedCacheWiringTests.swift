@@ -1,4 +1,5 @@
 import Cache
+import Base
 import Foundation
 import HTTPServer
 import Synchronization

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func publicBaseUrlWinsOverEverything() async throws {
-        let harness = BooksHarness.foundOnGoogle(links: PublicLinks(baseUrl: "https://books.example.com/almanac/", trustForwardedHeaders: true))
+        let harness = BooksHarness.foundOnGoogle(links: PublicLinks(baseURL: "https://books.example.com/almanac/", trustForwardedHeaders: true))
         let response = await harness.get(target, headers: headers([("Host", "ignored.example"), ("X-Forwarded-Host", "evil.example")]))
         #expect(try thumbnail(response) == "https://books.example.com/almanac" + path)
         #expect(response.headers["Vary"] == nil)

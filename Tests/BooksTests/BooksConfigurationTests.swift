@@ -1,34 +1,31 @@
 import Testing
+import Upstream
 @testable import Books
 
 @Suite struct BooksConfigurationTests {
-    @Test func defaultsAreTheContractsAndValid() {
+    @Test func defaultsAreTheDocumentedOnes() {
         let configuration = BooksConfiguration()
-        #expect(configuration.providers == [.googleBooks, .openLibrary])
+        #expect(configuration.providers == ["google-books", "open-library"])
         #expect(configuration.ttlSeconds == 86_400)
         #expect(configuration.notFoundTtlSeconds == 3_600)
         #expect(configuration.staleSeconds == 604_800)
         #expect(configuration.maxCoverBytes == 2_097_152)
-        #expect(configuration.googleBooks.baseUrl == "https://www.googleapis.com")
-        #expect(configuration.openLibrary.coversBaseUrl == "https://covers.openlibrary.org")
-        #expect(configuration.validationProblems() == [])
+        #expect(configuration.endpoints["google-books"] == ProviderEndpoint(
+            baseURL: "https://www.googleapis.com", budget: ProviderBudget(maxRequestsPerSecond: 1)))
+        #expect(configuration.endpoints["open-library"].baseURL == "https://openlibrary.org")
+        #expect(configuration.openLibrary.coversBaseURL == "https://covers.openlibrary.org")
+        #expect(configuration.kinds.map(\.descriptor.configName) == ["googleBooks", "openLibrary"])
     }
 
-    @Test func problemsNameTheirKeys() {
+    @Test func providersAreBuiltInOrderAtTheirConfiguredBaseURLs() {
         var configuration = BooksConfiguration()
-        configuration.providers = []
-        configuration.notFoundTtlSeconds = 0
-        configuration.googleBooks.baseUrl = "www.googleapis.com"
-        configuration.openLibrary.coversBaseUrl = "https://covers.openlibrary.org/?x=1"
-        configuration.googleBooks.country = "GBR"
-        #expect(configuration.validationProblems().map { String($0.prefix { $0 != ":" }) } == [
-            "books.providers", "books.notFoundTtlSeconds", "books.googleBooks.baseUrl",
-            "books.openLibrary.coversBaseUrl", "books.googleBooks.country",
-        ])
-    }
-
-    @Test func providerNames() {
-        #expect(BooksConfiguration.providers(named: ["open-library", " google-books"]) == .success([.openLibrary, .googleBooks]))
-        #expect(BooksConfiguration.providers(named: ["google", "open-library"]) == .failure(.init(names: ["google"])))
+        configuration.providers = ["open-library", "google-books"]
+        configuration.endpoints["google-books"].baseURL = "http://127.0.0.1:9000"
+        configuration.googleBooks.apiKey = "k3y-value"
+        let providers = configuration.makeProviders()
+        #expect(providers.map(\.name) == ["open-library", "google-books"])
+        let google = providers.last as? GoogleBooksProvider
+        #expect(google?.baseURL == "http://127.0.0.1:9000")
+        #expect(google?.settings.apiKey == "k3y-value")
     }
 }

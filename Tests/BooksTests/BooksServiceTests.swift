@@ -6,18 +6,14 @@ import Testing
 import Upstream
 @testable import Books
 
-/// A rendering that shows what was stored, without the HTTP layer's formats.
-let testRendering = BookRendering(
-    book: { Array("book:\($0.isbn13):\($0.source)".utf8) },
-    notFound: { Array("not-found:\($0.isbn13)".utf8) },
-    volumes: { Array("volumes:\($0?.isbn13 ?? "none")".utf8) },
-    coverNotFound: { Array("no-cover:\($0.isbn13)".utf8) })
+/// A problem encoder that shows which problem was stored, without the HTTP layer's format.
+let testProblemEncoder: BooksProblem.Encoder = { Array("\($0.slug): \($0.detail)".utf8) }
 
 func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = BooksConfiguration(),
                  clock: ManualCacheClock = ManualCacheClock()) -> (BooksService, StubHTTPClient, CacheStore) {
     let client = upstreams.client()
     let cache = CacheStore(limits: CacheLimits(), clock: clock, randomUnit: { 0 })
-    return (BooksService(configuration: configuration, client: client, cache: cache, rendering: testRendering), client, cache)
+    return (BooksService(configuration: configuration, client: client, cache: cache, problemEncoder: testProblemEncoder), client, cache)
 }
 
 @Suite struct ProviderFallbackTests {
@@ -126,7 +122,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
 
     @Test func configuredOrderIsHonoured() async throws {
         var configuration = BooksConfiguration()
-        configuration.providers = [.openLibrary, .googleBooks]
+        configuration.providers = ["open-library", "google-books"]
         var upstreams = Upstreams()
         upstreams.google = { _ in StubHTTPClient.json(Fixtures.googlePragmatic) }
         upstreams.openLibrary = { _ in StubHTTPClient.json(Fixtures.openLibraryPragmatic) }
@@ -145,7 +141,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         let (service, client, _) = makeService(Upstreams(), clock: clock)
         let first = try await service.book(isbn("0306406152"))
         #expect(first.value.book == nil)
-        #expect(first.value.body == Array("not-found:9780306406157".utf8))
+        #expect(first.value.body == Array("book-not-found: No configured provider knows ISBN 9780306406157.".utf8))
         #expect(first.freshnessLeftSeconds == 3600)
 
         // Same book spelled as ISBN-13 with hyphens: one entry, no new upstream request.

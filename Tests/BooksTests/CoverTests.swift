@@ -162,8 +162,8 @@ import Testing
 
     @Test func onlyConfiguredProvidersCount() {
         var configuration = BooksConfiguration()
-        configuration.providers = [.openLibrary]
-        configuration.openLibrary.coversBaseUrl = "https://covers.mirror.example:8443"
+        configuration.providers = ["open-library"]
+        configuration.openLibrary.coversBaseURL = "https://covers.mirror.example:8443"
         let policy = CoverHostPolicy(configuration: configuration)
         // A mirror of the covers: no Internet Archive, and the mirror's own port only.
         #expect(policy.policy.entries == [entry("openlibrary.org"), entry("covers.mirror.example", 8443)])
@@ -175,8 +175,8 @@ import Testing
 
     @Test func aPlainHTTPMirrorIsItsOwnOrigin() {
         var configuration = BooksConfiguration()
-        configuration.providers = [.googleBooks]
-        configuration.googleBooks.baseUrl = "http://127.0.0.1:9000"
+        configuration.providers = ["google-books"]
+        configuration.endpoints["google-books"].baseURL = "http://127.0.0.1:9000"
         let policy = CoverHostPolicy(configuration: configuration)
         #expect(policy.allows("http://127.0.0.1:9000/books/content?id=1"))
         #expect(!policy.allows("http://127.0.0.1:9001/books/content?id=1"))
@@ -189,16 +189,16 @@ import Testing
     /// Google named the thumbnail; its failure is Google's, whatever host serves it.
     @Test func aGoogleThumbnailFailureIsLabelledGoogleBooks() async throws {
         var configuration = BooksConfiguration()
-        configuration.googleBooks.baseUrl = "http://127.0.0.1:9000"
-        configuration.openLibrary.baseUrl = "http://127.0.0.1:9000"
-        configuration.openLibrary.coversBaseUrl = "http://127.0.0.1:9000"
+        configuration.endpoints["google-books"].baseURL = "http://127.0.0.1:9000"
+        configuration.endpoints["open-library"].baseURL = "http://127.0.0.1:9000"
+        configuration.openLibrary.coversBaseURL = "http://127.0.0.1:9000"
         let json = Fixtures.googlePragmatic.replacingOccurrences(of: "http://books.google.com/books/content", with: "http://127.0.0.1:9000/books/content")
         let client = StubHTTPClient { request in
             if request.url.contains("/books/v1/volumes") { return StubHTTPClient.json(json) }
             if request.url.contains("/api/books") { return StubHTTPClient.json(Fixtures.openLibraryNotFound) }
             return UpstreamResponse(status: 503)
         }
-        let service = BooksService(configuration: configuration, client: client, cache: CacheStore(limits: CacheLimits()), rendering: testRendering)
+        let service = BooksService(configuration: configuration, client: client, cache: CacheStore(limits: CacheLimits()), problemEncoder: testProblemEncoder)
         await #expect {
             _ = try await service.cover(isbn(Fixtures.pragmatic13))
         } throws: { error in

@@ -87,11 +87,10 @@ import Testing
     }
 
     @Test func requestUsesOnlyTheCanonicalISBNAndMarksTheKeySecret() {
-        var configuration = BooksConfiguration.GoogleBooks()
-        configuration.baseUrl = "https://www.googleapis.com/"
-        configuration.apiKey = "s3cr&t=1"
-        configuration.country = "GB"
-        let request = GoogleBooksProvider(configuration: configuration).request(for: isbn("0-201-61622-X"))
+        var settings = BooksConfiguration.GoogleBooks()
+        settings.apiKey = "s3cr&t=1"
+        settings.country = "GB"
+        let request = GoogleBooksProvider(baseURL: "https://www.googleapis.com/", settings: settings).request(for: isbn("0-201-61622-X"))
         #expect(request.url == "https://www.googleapis.com/books/v1/volumes?q=isbn:9780201616224&key=s3cr%26t%3D1&country=GB")
         #expect(request.secretQueryParameters == ["key"])
         #expect(request.provider == "google-books")
@@ -121,8 +120,8 @@ import Testing
         #expect(book?.coverURL == "https://covers.openlibrary.org/b/id/8090534-L.jpg?default=false")
 
         var mirrored = BooksConfiguration.OpenLibrary()
-        mirrored.coversBaseUrl = "http://127.0.0.1:9000/"
-        let rebased = try OpenLibraryProvider(configuration: mirrored)
+        mirrored.coversBaseURL = "http://127.0.0.1:9000/"
+        let rebased = try OpenLibraryProvider(settings: mirrored)
             .decode(Array(Fixtures.openLibraryPragmatic.utf8), isbn: isbn(Fixtures.pragmatic13))
         #expect(rebased?.coverURL == "http://127.0.0.1:9000/b/id/8090534-L.jpg?default=false")
     }

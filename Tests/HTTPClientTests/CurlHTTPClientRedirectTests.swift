@@ -150,7 +150,7 @@ import Testing
         }
         #expect(error?.kind == .connectionRefused)
         #expect(error?.publicDescription == "google-books: connection refused")
-        #expect(error?.url == "http://127.0.0.1:\(port)/v1?key=REDACTED")
+        #expect(error?.url == "http://127.0.0.1:\(port)/v1?key=***")
         #expect(error?.diagnostic.contains("SECRETKEY") == false)
     }
 

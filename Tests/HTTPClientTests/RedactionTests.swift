@@ -4,13 +4,6 @@ import HTTPClientTestSupport
 import Testing
 
 @Suite struct RedactionTests {
-    @Test func secretQueryValuesAreRedacted() {
-        let url = "https://www.googleapis.com/books/v1/volumes?q=isbn:9780131103627&key=AIzaSECRET#frag"
-        #expect(URLRedactor.redact(url, secrets: ["key"]) == "https://www.googleapis.com/books/v1/volumes?q=isbn:9780131103627&key=REDACTED#frag")
-        #expect(URLRedactor.redact(url, secrets: []) == url)
-        #expect(URLRedactor.scrub("failed for AIzaSECRET", url: url, secrets: ["key"]) == "failed for REDACTED")
-    }
-
     @Test func errorDetailsNeverCarryTheSecret() async throws {
         let client = makeClient(retries: 0)
         let refused = await expectUpstreamError {
@@ -21,7 +14,7 @@ import Testing
         #expect(refused?.detail.contains("TOPSECRET42") == false)
         #expect(refused?.diagnostic.contains("TOPSECRET42") == false)
         // The URL is for the log line only, redacted; the detail names no URL at all.
-        #expect(refused?.url?.contains("key=REDACTED") == true)
+        #expect(refused?.url?.contains("key=***") == true)
         #expect(refused?.detail.contains("127.0.0.1") == false)
         #expect(refused?.description.contains("TOPSECRET42") == false)
 

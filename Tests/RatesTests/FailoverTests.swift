@@ -67,26 +67,16 @@ import Upstream
     }
 
     @Test func configurationBuildsProvidersInOrder() {
-        var config = RatesConfiguration(providers: ["coindesk", "coinbase"])
-        config.coindesk = .init(baseURL: "http://mirror.test")
+        var config = RatesConfiguration()
+        config.providers = ["coindesk", "coinbase"]
+        config.endpoints["coindesk"].baseURL = "http://mirror.test"
         #expect(config.makeProviders().map(\.name) == ["coindesk", "coinbase"])
         #expect((config.makeProviders().first as? CoinDeskProvider)?.url == "http://mirror.test/v1/bpi/currentprice.json")
-        #expect(config.validate().isEmpty)
         #expect(RatesConfiguration().providers == ["coinbase", "coingecko"])
         #expect(RatesConfiguration().ttlSeconds == 60)
         #expect(RatesConfiguration().staleSeconds == 600)
-        #expect(RatesConfiguration().coingecko.baseURL == "https://api.coingecko.com")
-    }
-
-    @Test func configurationProblemsNameTheKey() {
-        let bad = RatesConfiguration(providers: ["coinbase", "kraken", "coinbase"], ttlSeconds: 0, staleSeconds: -1,
-                                     coinbase: .init(baseURL: "ftp://x"))
-        let problems = bad.validate()
-        #expect(problems.contains { $0.hasPrefix("rates.providers: unknown provider \"kraken\"") })
-        #expect(problems.contains("rates.providers: a provider is listed twice"))
-        #expect(problems.contains { $0.hasPrefix("rates.ttlSeconds") })
-        #expect(problems.contains { $0.hasPrefix("rates.staleSeconds") })
-        #expect(problems.contains { $0.hasPrefix("rates.coinbase.baseUrl") })
-        #expect(RatesConfiguration(providers: []).validate() == ["rates.providers: must name at least one provider"])
+        #expect(RatesConfiguration().endpoints["coingecko"] == ProviderEndpoint(
+            baseURL: "https://api.coingecko.com", budget: ProviderBudget(maxRequestsPerSecond: 0.2)))
+        #expect(RatesConfiguration().kinds.map(\.descriptor.id) == ["coinbase", "coingecko", "coindesk"])
     }
 }

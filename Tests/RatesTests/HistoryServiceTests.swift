@@ -23,15 +23,16 @@ final class HistoryHarness: Sendable {
     let cacheClock = ManualCacheClock()
     let closedThrough = SharedInt64(.max)
 
-    init(providers: [String] = HistoryConfiguration.Defaults.providers) throws {
+    init(providers: [String] = HistoryConfiguration().providers) throws {
         stub = try StubUpstream()
         let closed = closedThrough, wall = self.wall
         HistoryStub.script(stub) { closed.get() }
         var http = HTTPClientConfiguration()
         http.retries = 0
         http.timeoutMs = 10_000
-        let config = HistoryConfiguration(providers: providers, bitstampBaseURL: stub.baseURL,
-                                          coinbaseExchangeBaseURL: stub.baseURL, frankfurterBaseURL: stub.baseURL)
+        var config = HistoryConfiguration()
+        config.providers = providers
+        for id in ["bitstamp", "coinbase-exchange", "frankfurter"] { config.endpoints[id].baseURL = stub.baseURL }
         service = HistoryService(configuration: config, client: CurlHTTPClient(configuration: http),
                                  cache: CacheStore(limits: CacheLimits(), clock: cacheClock, randomUnit: { 0 }),
                                  now: { wall.get() })

@@ -38,7 +38,9 @@ import Upstream
         let upstream = try StubUpstream()
         upstream.route("/v2/exchange-rates", .text("maintenance", status: 503))
         upstream.route("/api/v3/simple/price", .json(Fixtures.coingecko))
-        let config = RatesConfiguration(coinbase: .init(baseURL: upstream.baseURL), coingecko: .init(baseURL: upstream.baseURL))
+        var config = RatesConfiguration()
+        config.endpoints["coinbase"].baseURL = upstream.baseURL
+        config.endpoints["coingecko"].baseURL = upstream.baseURL
         let table = try await ProviderChain(rates: config.makeProviders(), client: client()).firstAnswer()
         #expect(table.source == "coingecko")
     }

@@ -1,3 +1,9 @@
+import Books
+import HTTPClient
+import HTTPServer
+import Rates
+import Upstream
+
 /// Everything an operator can set (docs/operations.md "Configuration"), with the documented defaults.
 ///
 /// `ConfigurationLoader` fills it from defaults < JSON file < environment < flags and
@@ -6,24 +12,40 @@ public struct AlmanacConfiguration: Sendable, Equatable {
     public var server = Server()
     public var cache = Cache()
     public var upstream = Upstream()
-    public var rates = Rates()
-    public var books = Books()
+    /// `rates.*` except `rates.history.*`; providers and their endpoints from the registry
+    /// (`RatesProviderKind.all`), every default written once in Rates.
+    public var rates = RatesConfiguration()
+    /// `rates.history.*` and the history providers' endpoints (`rates.bitstamp.*`, …).
+    public var history = HistoryConfiguration()
+    /// `books.*`; providers and their endpoints from the registry (`BooksProviderKind.all`).
+    public var books = BooksConfiguration()
     public var log = Log()
 
     public init() {}
 
-    /// `server.*`: the listener and its limits.
+    /// The defaults with other provider registries (tests that add a provider; a build with
+    /// more providers): the keys, provider names and budgets follow the kinds given.
+    public init(rates: [RatesProviderKind] = RatesProviderKind.all, history: [HistoryProviderKind] = HistoryProviderKind.all,
+                books: [BooksProviderKind] = BooksProviderKind.all) {
+        self.rates = RatesConfiguration(kinds: rates)
+        self.history = HistoryConfiguration(kinds: history)
+        self.books = BooksConfiguration(kinds: books)
+    }
+
+    /// `server.*`: the listener and its limits. The server's own defaults are the documented
+    /// ones (written once, in `HTTPServerConfiguration`).
     public struct Server: Sendable, Equatable {
+        private static let defaults = HTTPServerConfiguration()
         /// `0.0.0.0`: every IPv4 interface, as containers need.
-        public var host = "0.0.0.0"
+        public var host = defaults.host
         /// 8080. Port 0 (ephemeral) is accepted only from `--port`, for tests.
-        public var port = 8080
-        public var maxConnections = 4096
-        public var headerTimeoutSeconds = 10.0
-        public var idleTimeoutSeconds = 60.0
-        public var maxHeaderBytes = 16384
-        public var maxBodyBytes = 65536
-        public var shutdownGraceSeconds = 10.0
+        public var port = defaults.port
+        public var maxConnections = defaults.maxConnections
+        public var headerTimeoutSeconds = defaults.headerTimeoutSeconds
+        public var idleTimeoutSeconds = defaults.idleTimeoutSeconds
+        public var maxHeaderBytes = defaults.maxHeaderBytes
+        public var maxBodyBytes = defaults.maxBodyBytes
+        public var shutdownGraceSeconds = defaults.shutdownGraceSeconds
         /// 0: after SIGTERM/SIGINT, how long to keep accepting and serving while `/readyz`
         /// answers 503, so a load balancer takes the instance out of rotation before the drain.
         public var shutdownDelaySeconds = 0.0
@@ -33,11 +55,11 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// Where clients reach almanac (`https://books.example.com`, a path prefix allowed):
         /// the base of absolute links almanac writes (Google-compatible `imageLinks`). None:
         /// built from the request's `Host` (and forwarded headers when trusted).
-        public var publicBaseUrl: String?
+        public var publicBaseURL: String?
         /// Behind one trusted reverse proxy: `Forwarded` / `X-Forwarded-Proto` /
         /// `X-Forwarded-Host` shape absolute links, and the access log's client address comes
         /// from `X-Forwarded-For`. Off by default: a direct client could forge them.
-        public var trustForwardedHeaders = false
+        public var trustForwardedHeaders = defaults.trustForwardedHeaders
         public init() {}
 
         /// `server.cors.*`: which web pages on other origins may read the public API.
@@ -69,110 +91,27 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         }
     }
 
-    /// `upstream.*`: how the HTTP client treats every provider.
+    /// `upstream.*`: how the HTTP client treats every provider. Defaults are the client's and
+    /// the steward's own (written once, in `HTTPClientConfiguration` and `StewardConfiguration`).
     public struct Upstream: Sendable, Equatable {
-        public var connectTimeoutMs = 2000
-        public var timeoutMs = 5000
-        public var retries = 2
-        public var maxResponseBytes = 5_242_880
+        private static let client = HTTPClientConfiguration(), steward = StewardConfiguration()
+        public var connectTimeoutMs = client.connectTimeoutMs
+        public var timeoutMs = client.timeoutMs
+        public var retries = client.retries
+        public var maxResponseBytes = client.maxResponseBytes
         /// `almanac/<version> (+<project URL>)`; operators append a contact address.
         public var userAgent = AlmanacVersion.userAgent
         /// Longest wait for a provider's budget token before it is skipped.
-        public var maxQueueMs = 250
+        public var maxQueueMs = steward.maxQueueMs
         /// Cap of a cooldown, whatever a provider's Retry-After says.
-        public var maxCooldownSeconds = 300.0
+        public var maxCooldownSeconds = steward.limits.maxCooldownSeconds
         /// Consecutive transport failures, timeouts or 5xx that open a provider's breaker.
-        public var breakerFailures = 5
+        public var breakerFailures = steward.limits.breakerFailures
         /// Retries as a share of a provider's requests over the last 10 s (at least 1 a second).
-        public var retryBudgetPercent = 10
+        public var retryBudgetPercent = steward.limits.retryBudgetPercent
         /// A client request's whole wait across the provider chain.
-        public var requestDeadlineMs = 8000
+        public var requestDeadlineMs = steward.requestDeadlineMs
         public init() {}
-    }
-
-    /// One upstream API's location and request budget; tests and mirrors point it elsewhere.
-    public struct Endpoint: Sendable, Equatable {
-        public var baseUrl: String
-        /// Budget refill rate (`…maxRequestsPerSecond`, 0 = none); defaults follow each
-        /// provider's published guidance (docs/upstream.md).
-        public var maxRequestsPerSecond: Double
-        /// Budget size (`…burst`): a full batch goes at once.
-        public var burst = 20
-        public init(baseUrl: String, maxRequestsPerSecond: Double = 0) {
-            self.baseUrl = baseUrl
-            self.maxRequestsPerSecond = maxRequestsPerSecond
-        }
-    }
-
-    /// `rates.*`: exchange-rate providers and cache lifetimes.
-    public struct Rates: Sendable, Equatable {
-        public static let knownProviders = ["coinbase", "coingecko", "coindesk"]
-        /// Tried in this order; a failure falls through to the next.
-        public var providers = ["coinbase", "coingecko"]
-        public var ttlSeconds = 60.0
-        public var staleSeconds = 600.0
-        /// Coinbase App API: 10,000 requests an hour → 2.7 a second.
-        public var coinbase = Endpoint(baseUrl: "https://api.coinbase.com", maxRequestsPerSecond: 2.7)
-        /// Keyless CoinGecko: a few calls a minute per IP, shared → 0.2 a second (12 a minute).
-        public var coingecko = Endpoint(baseUrl: "https://api.coingecko.com", maxRequestsPerSecond: 0.2)
-        /// Retired in 2025; kept for mirrors and recorded fixtures (no budget: no guidance).
-        public var coindesk = Endpoint(baseUrl: "https://api.coindesk.com")
-        /// `rates.history.*`: daily closes of complete UTC days.
-        public var history = History()
-        /// Daily BTC-USD/EUR/GBP candles from 2011-08-18. Bitstamp allows 8,000 requests per
-        /// 10 minutes per IP → 13 a second.
-        public var bitstamp = Endpoint(baseUrl: "https://www.bitstamp.net", maxRequestsPerSecond: 13)
-        /// Daily BTC-USD/EUR/GBP candles from 2015-07-20. Coinbase Exchange's public endpoints
-        /// allow 10 requests a second per IP.
-        public var coinbaseExchange = Endpoint(baseUrl: "https://api.exchange.coinbase.com", maxRequestsPerSecond: 10)
-        /// ECB reference rates, for every other ECB currency's history (no published limit).
-        public var frankfurter = Endpoint(baseUrl: "https://api.frankfurter.dev")
-        public init() {}
-
-        public struct History: Sendable, Equatable {
-            public static let knownProviders = ["bitstamp", "coinbase-exchange"]
-            /// Exchanges in fall-through order.
-            public var providers = ["bitstamp", "coinbase-exchange"]
-            /// Lifetime of a cached block of complete days (30 days).
-            public var ttlSeconds = 2_592_000.0
-            public init() {}
-        }
-    }
-
-    /// `books.*`: book providers, cache lifetimes and the cover size cap.
-    public struct Books: Sendable, Equatable {
-        public static let knownProviders = ["google-books", "open-library"]
-        public var providers = ["google-books", "open-library"]
-        public var ttlSeconds = 86400.0
-        /// How long "no provider knows this ISBN" is cached.
-        public var notFoundTtlSeconds = 3600.0
-        public var staleSeconds = 604_800.0
-        public var googleBooks = GoogleBooks()
-        public var openLibrary = OpenLibrary()
-        public var maxCoverBytes = 2_097_152
-        public init() {}
-
-        public struct GoogleBooks: Sendable, Equatable {
-            public var baseUrl = "https://www.googleapis.com"
-            /// Optional; without it Google's anonymous quota applies. A secret: never logged.
-            public var apiKey: String?
-            /// Optional ISO 3166-1 alpha-2 code sent as `country=` (Google answers by the
-            /// caller's location, which for a server in a data centre may be surprising).
-            public var country: String?
-            /// Google APIs' default per-user quota, 100 requests per 100 s → 1 a second.
-            public var maxRequestsPerSecond = 1.0
-            public var burst = 20
-            public init() {}
-        }
-
-        public struct OpenLibrary: Sendable, Equatable {
-            public var baseUrl = "https://openlibrary.org"
-            public var coversBaseUrl = "https://covers.openlibrary.org"
-            /// Open Library asks API users for about one request a second.
-            public var maxRequestsPerSecond = 1.0
-            public var burst = 20
-            public init() {}
-        }
     }
 
     /// `log.*`: what is logged and how lines look.

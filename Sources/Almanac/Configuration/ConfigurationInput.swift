@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// One raw value on its way into the configuration: a JSON value from the file, or text from

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTPServer
 import Redis
@@ -77,13 +78,6 @@ struct ConfigurationKey {
             render: { $0[keyPath: kp] })
     }
 
-    /// A provider's request budget: `<prefix>.maxRequestsPerSecond` and `<prefix>.burst`.
-    static func budget(_ prefix: String, rate: WritableKeyPath<AlmanacConfiguration, Double>,
-                       burst: WritableKeyPath<AlmanacConfiguration, Int>) -> [ConfigurationKey] {
-        [ConfigurationKey.rate(prefix + ".maxRequestsPerSecond", rate),
-         integer(prefix + ".burst", burst, 1...100_000)]
-    }
-
     static func string(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String>,
                        expected: String, valid: @escaping (String) -> Bool) -> ConfigurationKey {
         ConfigurationKey(
@@ -125,7 +119,7 @@ struct ConfigurationKey {
             },
             render: { config in
                 guard let v = config[keyPath: kp] else { return NSNull() }
-                return secret ? "***" : v
+                return secret ? Redactor.mask : v
             })
     }
 

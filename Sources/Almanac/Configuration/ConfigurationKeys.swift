@@ -1,8 +1,15 @@
 import HTTPClient
+import Upstream
 
 /// The table of every key (the table in docs/operations.md "Configuration"). Order is the documentation order.
 extension ConfigurationKey {
-    static var all: [ConfigurationKey] {
+    /// Every key of the standard build.
+    static var all: [ConfigurationKey] { all(for: AlmanacConfiguration()) }
+
+    /// Every key of a configuration whose defaults (and provider registries) are `defaults`:
+    /// each registered provider gets `<area>.<configName>.baseUrl`, `.maxRequestsPerSecond`
+    /// and `.burst`, and the provider lists accept exactly the registered ids.
+    static func all(for defaults: AlmanacConfiguration) -> [ConfigurationKey] {
         var keys: [ConfigurationKey] = [
             string("server.host", \.server.host, expected: "a host name or IP address", valid: isHost),
             integer("server.port", \.server.port, 1...65535),
@@ -17,7 +24,7 @@ extension ConfigurationKey {
                      expected: "at least 8 printable ASCII characters without spaces, or null",
                      valid: { isToken($0) && $0.count >= 8 }),
             origins("server.cors.allowedOrigins", \.server.cors.allowedOrigins),
-            optional("server.publicBaseUrl", \.server.publicBaseUrl, secret: false,
+            optional("server.publicBaseUrl", \.server.publicBaseURL, secret: false,
                      expected: "an http:// or https:// URL with a host, no userinfo, query or fragment, or null",
                      valid: isBaseURL),
             boolean("server.trustForwardedHeaders", \.server.trustForwardedHeaders),
@@ -42,48 +49,33 @@ extension ConfigurationKey {
             integer("upstream.retryBudgetPercent", \.upstream.retryBudgetPercent, 0...100),
             integer("upstream.requestDeadlineMs", \.upstream.requestDeadlineMs, 1...600_000),
 
-            providers("rates.providers", \.rates.providers, allowed: AlmanacConfiguration.Rates.knownProviders),
+            providers("rates.providers", \.rates.providers, allowed: defaults.rates.kinds.map(\.descriptor.id)),
             seconds("rates.ttlSeconds", \.rates.ttlSeconds),
             seconds("rates.staleSeconds", \.rates.staleSeconds, allowZero: true),
-            url("rates.coinbase.baseUrl", \.rates.coinbase.baseUrl),
-            url("rates.coingecko.baseUrl", \.rates.coingecko.baseUrl),
-            url("rates.coindesk.baseUrl", \.rates.coindesk.baseUrl),
         ]
-        keys += budget("rates.coinbase", rate: \.rates.coinbase.maxRequestsPerSecond, burst: \.rates.coinbase.burst)
-        keys += budget("rates.coingecko", rate: \.rates.coingecko.maxRequestsPerSecond, burst: \.rates.coingecko.burst)
-        keys += budget("rates.coindesk", rate: \.rates.coindesk.maxRequestsPerSecond, burst: \.rates.coindesk.burst)
+        keys += endpoints("rates", \.rates.endpoints, defaults.rates.endpoints.descriptors)
         keys += [
-            providers("rates.history.providers", \.rates.history.providers,
-                      allowed: AlmanacConfiguration.Rates.History.knownProviders),
-            seconds("rates.history.ttlSeconds", \.rates.history.ttlSeconds),
-            url("rates.bitstamp.baseUrl", \.rates.bitstamp.baseUrl),
-            url("rates.coinbaseExchange.baseUrl", \.rates.coinbaseExchange.baseUrl),
-            url("rates.frankfurter.baseUrl", \.rates.frankfurter.baseUrl),
+            providers("rates.history.providers", \.history.providers, allowed: defaults.history.kinds.map(\.descriptor.id)),
+            seconds("rates.history.ttlSeconds", \.history.ttlSeconds),
         ]
-        keys += budget("rates.bitstamp", rate: \.rates.bitstamp.maxRequestsPerSecond, burst: \.rates.bitstamp.burst)
-        keys += budget("rates.coinbaseExchange", rate: \.rates.coinbaseExchange.maxRequestsPerSecond, burst: \.rates.coinbaseExchange.burst)
-        keys += budget("rates.frankfurter", rate: \.rates.frankfurter.maxRequestsPerSecond, burst: \.rates.frankfurter.burst)
+        keys += endpoints("rates", \.history.endpoints, defaults.history.endpoints.descriptors)
         keys += [
-
-            providers("books.providers", \.books.providers, allowed: AlmanacConfiguration.Books.knownProviders),
+            providers("books.providers", \.books.providers, allowed: defaults.books.kinds.map(\.descriptor.id)),
             seconds("books.ttlSeconds", \.books.ttlSeconds),
             seconds("books.notFoundTtlSeconds", \.books.notFoundTtlSeconds, allowZero: true),
             seconds("books.staleSeconds", \.books.staleSeconds, allowZero: true),
-            url("books.googleBooks.baseUrl", \.books.googleBooks.baseUrl),
+        ]
+        keys += endpoints("books", \.books.endpoints, defaults.books.endpoints.descriptors)
+        keys += [
             optional("books.googleBooks.apiKey", \.books.googleBooks.apiKey, secret: true,
                      expected: "a string of printable ASCII without spaces, or null", valid: isToken),
             optional("books.googleBooks.country", \.books.googleBooks.country, secret: false,
                      expected: "a two-letter upper-case country code (ISO 3166-1), or null",
                      valid: { $0.count == 2 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } }),
-            url("books.openLibrary.baseUrl", \.books.openLibrary.baseUrl),
             // Seeds the cover allow-list, which only holds origins `UpstreamOrigin` accepts.
-            string("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseUrl,
+            string("books.openLibrary.coversBaseUrl", \.books.openLibrary.coversBaseURL,
                    expected: "an http:// or https:// URL with a host name or dotted-quad IPv4 address and no query",
                    valid: { isBaseURL($0) && (try? UpstreamOrigin.parse($0).get()) != nil }),
-        ]
-        keys += budget("books.googleBooks", rate: \.books.googleBooks.maxRequestsPerSecond, burst: \.books.googleBooks.burst)
-        keys += budget("books.openLibrary", rate: \.books.openLibrary.maxRequestsPerSecond, burst: \.books.openLibrary.burst)
-        keys += [
             integer("books.maxCoverBytes", \.books.maxCoverBytes, 1...67_108_864),
 
             choice("log.level", \.log.level as WritableKeyPath<AlmanacConfiguration, LogLevel>),
@@ -92,10 +84,22 @@ extension ConfigurationKey {
         return keys
     }
 
+    /// Each provider's endpoint keys: `<area>.<configName>.baseUrl`, `.maxRequestsPerSecond`, `.burst`.
+    static func endpoints(_ area: String, _ kp: WritableKeyPath<AlmanacConfiguration, ProviderEndpoints>,
+                          _ descriptors: [ProviderDescriptor]) -> [ConfigurationKey] {
+        descriptors.flatMap { descriptor -> [ConfigurationKey] in
+            let prefix = area + "." + descriptor.configName
+            let endpoint = kp.appending(path: \ProviderEndpoints.[descriptor.id])
+            return [url(prefix + ".baseUrl", endpoint.appending(path: \.baseURL)),
+                    rate(prefix + ".maxRequestsPerSecond", endpoint.appending(path: \.budget.maxRequestsPerSecond)),
+                    integer(prefix + ".burst", endpoint.appending(path: \.budget.burst), 1...100_000)]
+        }
+    }
+
     /// Object paths that hold keys (`server`, `books.googleBooks`, …).
-    static var sections: Set<String> {
+    static func sections(of keys: [ConfigurationKey]) -> Set<String> {
         var out: Set<String> = []
-        for key in all {
+        for key in keys {
             var parts = key.path.split(separator: ".").dropLast()
             while !parts.isEmpty {
                 out.insert(parts.joined(separator: "."))

@@ -40,11 +40,12 @@ public enum ConfigurationLoader {
     public static func load(
         flags: ConfigurationFlags,
         environment: [String: String],
-        fileReader: FileReader = ConfigurationLoader.readFile
+        fileReader: FileReader = ConfigurationLoader.readFile,
+        defaults: AlmanacConfiguration = AlmanacConfiguration()
     ) -> Result<AlmanacConfiguration, ConfigurationErrors> {
-        var config = AlmanacConfiguration()
+        var config = defaults
         var problems: [String] = []
-        let keys = ConfigurationKey.all
+        let keys = ConfigurationKey.all(for: defaults)
 
         // 1. The JSON file.
         let envConfig = environment["ALMANAC_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
@@ -132,7 +133,7 @@ public enum ConfigurationLoader {
             return
         }
         let byPath = Dictionary(keys.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        walk(object, prefix: "", byPath: byPath, sections: ConfigurationKey.sections, source: path,
+        walk(object, prefix: "", byPath: byPath, sections: ConfigurationKey.sections(of: keys), source: path,
              config: &config, problems: &problems)
     }
 

@@ -5,7 +5,7 @@ extension AlmanacConfiguration {
     /// `check-config`: operators see what the process will really use, never the secrets.
     public var redactedJSON: String {
         var root: [String: Any] = [:]
-        for key in ConfigurationKey.all {
+        for key in ConfigurationKey.all(for: self) {
             AlmanacConfiguration.insert(key.render(self), at: key.path.split(separator: ".").map(String.init), into: &root)
         }
         let data = (try? JSONSerialization.data(

@@ -17,23 +17,23 @@ import HTTPServer
 ///   value falls back to `Host`, and an invalid `Host` leaves no base (the route answers 400).
 public struct PublicLinks: Sendable, Equatable {
     /// `server.publicBaseUrl` without trailing slashes.
-    public var baseUrl: String?
+    public var baseURL: String?
     public var trustForwardedHeaders: Bool
 
-    public init(baseUrl: String? = nil, trustForwardedHeaders: Bool = false) {
-        self.baseUrl = baseUrl.map(BaseURL.trimmed)
+    public init(baseURL: String? = nil, trustForwardedHeaders: Bool = false) {
+        self.baseURL = baseURL.map(BaseURL.trimmed)
         self.trustForwardedHeaders = trustForwardedHeaders
     }
 
     /// Request headers the base depends on, for `Vary` (nil when it depends on none but `Host`,
     /// which is part of the URL caches key on anyway).
     public var varyingHeaders: String? {
-        baseUrl == nil && trustForwardedHeaders ? "Forwarded, X-Forwarded-Proto, X-Forwarded-Host" : nil
+        baseURL == nil && trustForwardedHeaders ? "Forwarded, X-Forwarded-Proto, X-Forwarded-Host" : nil
     }
 
     /// The base for links in the answer to `request`, or nil when the request names no valid host.
     public func base(for request: HTTPRequest) -> String? {
-        if let baseUrl { return baseUrl }
+        if let baseURL { return baseURL }
         var scheme = "http"
         var host = request.headers["Host"].flatMap(Self.validHost)
         if trustForwardedHeaders {
@@ -116,6 +116,6 @@ public struct PublicLinks: Sendable, Equatable {
 extension AlmanacConfiguration {
     /// `server.publicBaseUrl` and `server.trustForwardedHeaders` for the books routes.
     public var publicLinks: PublicLinks {
-        PublicLinks(baseUrl: server.publicBaseUrl, trustForwardedHeaders: server.trustForwardedHeaders)
+        PublicLinks(baseURL: server.publicBaseURL, trustForwardedHeaders: server.trustForwardedHeaders)
     }
 }

@@ -54,23 +54,19 @@ public final class Logger: Sendable {
     }
 
     public func debug(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:]) {
-        guard isEnabled(.debug) else { return }
-        emit(.debug, message(), fields)
+        log(.debug, message(), fields)
     }
 
     public func info(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:]) {
-        guard isEnabled(.info) else { return }
-        emit(.info, message(), fields)
+        log(.info, message(), fields)
     }
 
     public func warn(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:]) {
-        guard isEnabled(.warn) else { return }
-        emit(.warn, message(), fields)
+        log(.warn, message(), fields)
     }
 
     public func error(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:]) {
-        guard isEnabled(.error) else { return }
-        emit(.error, message(), fields)
+        log(.error, message(), fields)
     }
 
     /// The access-log line of one request (docs/operations.md "Logs"): logged at `info`, possibly held by the

@@ -116,23 +116,18 @@ public final class HTTPMetrics: Sendable {
     public func collect() -> [MetricFamily] {
         let all = series.withLock { Array($0.values) }
         var counts: [(route: String, method: String, status: Int, count: UInt64)] = []
-        var durations: [(route: String, snapshot: LatencyHistogram.Snapshot)] = []
+        var durations: [(String, LatencyHistogram.Snapshot)] = []
         for s in all {
             for c in s.counts() { counts.append((s.route, c.method, c.status, c.count)) }
             let snapshot = s.histogram.snapshot()
             if snapshot.count > 0 { durations.append((s.route, snapshot)) }
         }
-        let countSamples = counts.sorted { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }
-            .map { MetricFamily.Sample(labels: [("route", $0.route), ("method", $0.method), ("status", String($0.status))],
-                                       value: .number(Double($0.count))) }
-        let durationSamples = durations.sorted { $0.route < $1.route }
-            .map { MetricFamily.Sample(labels: [("route", $0.route)], value: .histogram($0.snapshot)) }
-        return [
-            MetricFamily(name: "almanac_http_requests_total", help: "HTTP requests answered, by route pattern, method and status.",
-                         kind: .counter, samples: countSamples),
-            MetricFamily(name: "almanac_http_request_duration_seconds",
-                         help: "Time from routing a request to its response being ready, by route pattern.",
-                         kind: .histogram, samples: durationSamples),
-        ]
+        return MetricFamily.requestFamilies(
+            counter: ("almanac_http_requests_total", "HTTP requests answered, by route pattern, method and status."),
+            counts: counts.sorted { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }
+                .map { ([("route", $0.route), ("method", $0.method), ("status", String($0.status))], $0.count) },
+            histogram: ("almanac_http_request_duration_seconds",
+                        "Time from routing a request to its response being ready, by route pattern.", "route"),
+            durations: durations)
     }
 }

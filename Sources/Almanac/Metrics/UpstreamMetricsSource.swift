@@ -11,11 +11,6 @@ public struct UpstreamMetricsSnapshot: Sendable {
         /// `ok`, `http_error`, `timeout`, `dns`, … (a small fixed set decided by the client).
         public var outcome: String
         public var count: UInt64
-        public init(provider: String, outcome: String, count: UInt64) {
-            self.provider = provider
-            self.outcome = outcome
-            self.count = count
-        }
     }
 
     public var requests: [Requests]
@@ -41,16 +36,12 @@ public struct UpstreamMetricsSnapshot: Sendable {
     }
 
     func families() -> [MetricFamily] {
-        let requestSamples = requests.sorted { ($0.provider, $0.outcome) < ($1.provider, $1.outcome) }
-            .map { MetricFamily.Sample(labels: [("provider", $0.provider), ("outcome", $0.outcome)], value: .number(Double($0.count))) }
-        let durationSamples = durations.sorted { $0.key < $1.key }
-            .map { MetricFamily.Sample(labels: [("provider", $0.key)], value: .histogram($0.value)) }
-        return [
-            MetricFamily(name: "almanac_upstream_requests_total", help: "Upstream requests made, by provider and outcome.",
-                         kind: .counter, samples: requestSamples),
-            MetricFamily(name: "almanac_upstream_request_duration_seconds",
-                         help: "Upstream request latency including retries, by provider.",
-                         kind: .histogram, samples: durationSamples),
-        ]
+        MetricFamily.requestFamilies(
+            counter: ("almanac_upstream_requests_total", "Upstream requests made, by provider and outcome."),
+            counts: requests.sorted { ($0.provider, $0.outcome) < ($1.provider, $1.outcome) }
+                .map { ([("provider", $0.provider), ("outcome", $0.outcome)], $0.count) },
+            histogram: ("almanac_upstream_request_duration_seconds",
+                        "Upstream request latency including retries, by provider.", "provider"),
+            durations: durations.map { ($0.key, $0.value) })
     }
 }

@@ -1,17 +1,23 @@
 import HTTPClient
+import Upstream
 
 /// Bitstamp's daily OHLC candles: `GET {base}/api/v2/ohlc/btc{usd|eur|gbp}/?step=86400&limit=N&start=UNIX&end=UNIX`
 /// (N ≤ 1000) → `{"data":{"pair":"BTC/USD","ohlc":[{"timestamp":"1704067200","close":"42280.23",…}]}}`,
 /// ascending, values as decimal strings. Bitstamp's data starts on 2011-08-18.
-public struct BitstampHistoryProvider: HistoryExchangeProvider {
-    public let name = "bitstamp"
+public struct BitstampHistoryProvider: HistoryExchangeProvider, DescribedProvider {
+    /// Bitstamp allows 8,000 requests per 10 minutes per IP → 13 a second.
+    public static let descriptor = ProviderDescriptor(
+        id: "bitstamp", defaultBaseURL: "https://www.bitstamp.net",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 13))
+    public static let kind = HistoryProviderKind(descriptor) { baseURL, _ in BitstampHistoryProvider(baseURL: baseURL) }
+
     /// 2011-08-18.
     public static let earliest: Int64 = 15_204
     public let plan = HistoryBlockPlan(size: 1000, earliest: BitstampHistoryProvider.earliest)
     public let currencies = ["USD", "EUR", "GBP"]
     public var baseURL: String
 
-    public init(baseURL: String = HistoryConfiguration.Defaults.bitstampBaseURL) {
+    public init(baseURL: String = BitstampHistoryProvider.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

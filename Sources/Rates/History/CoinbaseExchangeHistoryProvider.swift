@@ -1,18 +1,24 @@
 import Base
 import HTTPClient
+import Upstream
 
 /// Coinbase Exchange's daily candles: `GET {base}/products/BTC-{USD|EUR|GBP}/candles?granularity=86400&start=ISO8601&end=ISO8601`
 /// (at most 300 candles per request; more is a 400) → `[[time, low, high, open, close, volume], …]`,
 /// newest first, numbers. Its data starts on 2015-07-20.
-public struct CoinbaseExchangeHistoryProvider: HistoryExchangeProvider {
-    public let name = "coinbase-exchange"
+public struct CoinbaseExchangeHistoryProvider: HistoryExchangeProvider, DescribedProvider {
+    /// Coinbase Exchange's public endpoints allow 10 requests a second per IP.
+    public static let descriptor = ProviderDescriptor(
+        id: "coinbase-exchange", defaultBaseURL: "https://api.exchange.coinbase.com",
+        defaultBudget: ProviderBudget(maxRequestsPerSecond: 10))
+    public static let kind = HistoryProviderKind(descriptor) { baseURL, _ in CoinbaseExchangeHistoryProvider(baseURL: baseURL) }
+
     /// 2015-07-20.
     public static let earliest: Int64 = 16_636
     public let plan = HistoryBlockPlan(size: 300, earliest: CoinbaseExchangeHistoryProvider.earliest)
     public let currencies = ["USD", "EUR", "GBP"]
     public var baseURL: String
 
-    public init(baseURL: String = HistoryConfiguration.Defaults.coinbaseExchangeBaseURL) {
+    public init(baseURL: String = CoinbaseExchangeHistoryProvider.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

@@ -1,11 +1,13 @@
 import HTTPClient
+import Upstream
 
 /// ECB reference rates through Frankfurter: `GET {base}/v1/{start}..{end}?base=USD&symbols=JPY,CHF,…`
 /// → `{"amount":1.0,"base":"USD","start_date":"…","end_date":"…","rates":{"2024-01-02":{"JPY":141.9,…},…}}`,
 /// business days only. Gives the USD→X rate that turns a BTC-USD close into a BTC-X close for
 /// every ECB reference currency the exchanges do not trade.
-public struct FrankfurterProvider: Sendable {
-    public let name = "frankfurter"
+public struct FrankfurterProvider: Sendable, DescribedProvider {
+    /// ECB reference rates; no published limit, so no budget.
+    public static let descriptor = ProviderDescriptor(id: "frankfurter", defaultBaseURL: "https://api.frankfurter.dev")
     /// The ECB publishes from 1999-01-04.
     public static let earliest: Int64 = 10_595
     /// A year per request keeps each answer small (≈ 260 business days × 28 rates).
@@ -17,7 +19,7 @@ public struct FrankfurterProvider: Sendable {
     ]
     public var baseURL: String
 
-    public init(baseURL: String = HistoryConfiguration.Defaults.frankfurterBaseURL) {
+    public init(baseURL: String = FrankfurterProvider.descriptor.defaultBaseURL) {
         self.baseURL = baseURL
     }
 

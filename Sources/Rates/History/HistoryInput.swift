@@ -1,3 +1,5 @@
+import Base
+
 /// Turns the query parameters of the history endpoints into days, before any upstream is
 /// touched. Pure: "yesterday" is an argument.
 public enum HistoryInput {
@@ -6,7 +8,7 @@ public enum HistoryInput {
         guard let value else { return nil }
         guard let day = HistoryDay.parse(value) else {
             throw RatesInputError(kind: .malformed, slug: "invalid-date",
-                                  detail: "Invalid \(parameter) \"\(RatesInputError.clip(value))\": a date is YYYY-MM-DD, such as 2024-01-31.")
+                                  detail: "Invalid \(parameter) \"\(EchoedText.clipped(value))\": a date is YYYY-MM-DD, such as 2024-01-31.")
         }
         return day
     }
@@ -93,11 +95,11 @@ public struct CoinDeskCloseQuery: Sendable, Equatable {
             if last != nil, first == nil { throw HistoryInput.missing("start", other: "end") }
             if let forValue, forValue.lowercased() != "yesterday" {
                 throw RatesInputError(kind: .malformed, slug: "invalid-parameter",
-                                      detail: "Invalid for \"\(RatesInputError.clip(forValue))\": the only value is for=yesterday.")
+                                      detail: "Invalid for \"\(EchoedText.clipped(forValue))\": the only value is for=yesterday.")
             }
             if let index, index.uppercased() != "USD" {
                 throw RatesInputError(kind: .malformed, slug: "invalid-parameter",
-                                      detail: "Invalid index \"\(RatesInputError.clip(index))\": the only index is USD.")
+                                      detail: "Invalid index \"\(EchoedText.clipped(index))\": the only index is USD.")
             }
         } catch {
             return .failure(.malformed(error))

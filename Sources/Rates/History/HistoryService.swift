@@ -37,12 +37,12 @@ public final class HistoryService: Sendable {
     public convenience init(configuration: HistoryConfiguration, client: any HTTPClient, cache: CacheStore,
                             steward: Steward? = nil, now: @escaping WallClock = WallClocks.system) {
         self.init(exchanges: configuration.makeExchanges(),
-                  frankfurter: FrankfurterProvider(baseURL: configuration.frankfurterBaseURL),
+                  frankfurter: configuration.makeReference(),
                   ttlSeconds: configuration.ttlSeconds, client: client, cache: cache, steward: steward, now: now)
     }
 
     public init(exchanges: [any HistoryExchangeProvider], frankfurter: FrankfurterProvider,
-                ttlSeconds: Double = HistoryConfiguration.Defaults.ttlSeconds,
+                ttlSeconds: Double = HistoryConfiguration().ttlSeconds,
                 client: any HTTPClient, cache: CacheStore, steward: Steward? = nil,
                 now: @escaping WallClock = WallClocks.system) {
         self.exchanges = exchanges

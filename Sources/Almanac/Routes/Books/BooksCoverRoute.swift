@@ -5,24 +5,15 @@ import HTTPServer
 extension BooksRoutes {
     /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached.
     static func cover(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        let isbn: ISBN
-        switch BooksProblems.parse(isbnText) {
-        case let .success(parsed): isbn = parsed
-        case let .failure(problem): return .ready(problem.response)
-        }
-        if let hit = service.cachedCover(isbn) { return .ready(coverResponse(hit, request: request)) }
-        return .pending {
-            do {
-                switch try await service.cover(isbn) {
-                case let .cover(lookup):
-                    return coverResponse(lookup, request: request)
-                case let .bookNotFound(lookup):
-                    return bookResponse(lookup, request: request)
-                case .noCover:
-                    return BooksProblems.noCover(isbn).response
-                }
-            } catch {
-                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
+        answer(request, isbnText: isbnText, logger: logger,
+               cached: { service.cachedCover($0).map { coverResponse($0, request: request) } }) { isbn in
+            switch try await service.cover(isbn) {
+            case let .cover(lookup):
+                return coverResponse(lookup, request: request)
+            case let .bookNotFound(lookup):
+                return bookResponse(lookup, request: request)
+            case .noCover:
+                return BooksProblems.problem(.coverNotFound(isbn, providerAnswered: false)).response
             }
         }
     }

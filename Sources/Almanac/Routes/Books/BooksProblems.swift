@@ -3,29 +3,19 @@ import HTTPClient
 import HTTPServer
 import Upstream
 
-/// The problems (RFC 9457) the books endpoints answer with, in one place so their slugs and
-/// wording stay consistent across `/v1/books`, the batch and the Google-compatible shape.
+/// The problems (RFC 9457) the books endpoints answer with: the domain's `BooksProblem`s
+/// (slugs and wording, in Books like Rates' `RatesInputError`) given a status and almanac's
+/// problem types, plus the HTTP layer's own (bad request, upstream failures).
 public enum BooksProblems {
-    public static func invalidISBN(_ input: String, _ error: ISBNError) -> Problem {
-        Problem(status: .badRequest, slug: "invalid-isbn", title: "Invalid ISBN",
-                detail: "\(quoted(input)) is not a valid ISBN: \(error.description).")
+    /// The domain's problem (`BooksProblem`: slug, title, detail) as an almanac problem: 400
+    /// for malformed input, 404 for a missing book or cover.
+    public static func problem(_ problem: BooksProblem) -> Problem {
+        Problem(status: problem.kind == .malformed ? .badRequest : .notFound, slug: problem.slug,
+                title: problem.title, detail: problem.detail)
     }
 
-    /// Cached for `books.notFoundTtlSeconds` (docs/problems.md#book-not-found), so it carries cache headers.
-    public static func bookNotFound(_ isbn: ISBN) -> Problem {
-        Problem(status: .notFound, slug: "book-not-found", title: "Book not found",
-                detail: "No configured provider knows ISBN \(isbn.isbn13).")
-    }
-
-    public static func noCover(_ isbn: ISBN) -> Problem {
-        Problem(status: .notFound, slug: "cover-not-found", title: "Cover not found",
-                detail: "No configured provider has a cover image for ISBN \(isbn.isbn13).")
-    }
-
-    public static func coverNotFound(_ isbn: ISBN) -> Problem {
-        Problem(status: .notFound, slug: "cover-not-found", title: "Cover not found",
-                detail: "The provider has no cover image for ISBN \(isbn.isbn13).")
-    }
+    /// The problem document's bytes, for the not-found answers `BooksService` caches.
+    public static let encode: BooksProblem.Encoder = { problem($0).jsonBytes }
 
     public static func badRequest(_ detail: String) -> Problem {
         Problem(status: .badRequest, slug: "bad-request", detail: detail)
@@ -49,17 +39,8 @@ public enum BooksProblems {
         }
     }
 
-    /// Client input echoed in a detail: shortened, so a 4 KiB path does not come back whole.
-    static func quoted(_ input: String) -> String {
-        "'\(EchoedInput.clipped(input))'"
-    }
-
     /// Parses an ISBN from a path segment or query value, or the 400 problem saying why not.
     static func parse(_ input: String) -> Result<ISBN, Problem> {
-        do {
-            return .success(try ISBN(parsing: input))
-        } catch {
-            return .failure(invalidISBN(input, error))
-        }
+        BooksProblem.parse(input).mapError(problem)
     }
 }

@@ -29,15 +29,26 @@ public enum BooksRoutes {
 
     /// `GET /v1/books/{isbn}`: the book, or its cached 404.
     static func book(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
+        answer(request, isbnText: isbnText, logger: logger,
+               cached: { service.cachedBook($0).map { bookResponse($0, request: request) } }) { isbn in
+            bookResponse(try await service.book(isbn), request: request)
+        }
+    }
+
+    /// The one shape of the single-ISBN routes: the path's ISBN (its 400 when it is not one),
+    /// a fresh cached answer at once (no task hop), else `lookup` as a task, whose failure is
+    /// answered as the upstream problem it is.
+    static func answer(_ request: HTTPRequest, isbnText: String, logger: Logger?, cached: (ISBN) -> HTTPResponse?,
+                       lookup: @escaping @Sendable (ISBN) async throws -> HTTPResponse) -> HTTPResponseFuture {
         let isbn: ISBN
         switch BooksProblems.parse(isbnText) {
         case let .success(parsed): isbn = parsed
         case let .failure(problem): return .ready(problem.response)
         }
-        if let hit = service.cachedBook(isbn) { return .ready(bookResponse(hit, request: request)) }
+        if let hit = cached(isbn) { return .ready(hit) }
         return .pending {
             do {
-                return bookResponse(try await service.book(isbn), request: request)
+                return try await lookup(isbn)
             } catch {
                 return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
             }

@@ -4,11 +4,11 @@ import HTTPClient
 import Upstream
 
 extension BooksService {
-    /// The service as almanac runs it: providers from `configuration.providers`, answers
-    /// rendered with `BooksRendering.standard`.
+    /// The service as almanac runs it: providers from `configuration.providers`, cached
+    /// not-found answers written as almanac's problem documents (`BooksProblems.encode`).
     public convenience init(configuration: BooksConfiguration, client: any HTTPClient, cache: CacheStore,
                             steward: Steward? = nil) {
-        self.init(configuration: configuration, client: client, cache: cache, rendering: BooksRendering.standard,
+        self.init(configuration: configuration, client: client, cache: cache, problemEncoder: BooksProblems.encode,
                   steward: steward)
     }
 }

@@ -39,7 +39,7 @@ extension BooksRoutes {
             return BooksProblems.parse(text)
         }
         return .failure(BooksProblems.badRequest(
-            "Only ISBN queries are supported: q=isbn:<ISBN> or a bare ISBN, got \(BooksProblems.quoted(text))."))
+            "Only ISBN queries are supported: q=isbn:<ISBN> or a bare ISBN, got \(BooksProblem.quoted(text))."))
     }
 
     /// Always 200 (`totalItems: 0` when not found), with the cache headers; the ETag differs

@@ -1,15 +1,14 @@
 import Base
+import Books
 import HTTPServer
 
 /// The absolute cover links of the Google-compatible volumes answer, filled in per response.
 ///
 /// The answer's bytes are rendered once, when the book is cached, but the link base depends
-/// on the request (`PublicLinks`). So the stored rendering carries a NUL byte where the base
-/// goes: a JSON encoder never writes a raw NUL (it escapes every control byte as `\u0000`),
-/// so the marker cannot collide with any text a book holds.
+/// on the request (`PublicLinks`). So the stored rendering carries
+/// `BooksRenderer.linkBasePlaceholder` (a NUL byte) where the base goes.
 enum VolumesLinks {
-    static let basePlaceholder = "\u{0}"
-    private static let marker: UInt8 = 0
+    private static let marker = UInt8(ascii: BooksRenderer.linkBasePlaceholder.unicodeScalars.first ?? "\u{0}")
 
     /// True when `template` has links to fill (the book has a cover).
     static func hasLinks(_ template: [UInt8]) -> Bool { template.contains(marker) }

@@ -47,39 +47,35 @@ public enum ServiceIndex {
                 groups.append((tag, "Endpoints the OpenAPI document does not describe.", [entry]))
             }
         }
-        var out = "{\"service\":\"almanac\",\"version\":"
-        JSONText.appendString(AlmanacVersion.string, to: &out)
-        out += ",\"commit\":"
-        JSONText.appendString(AlmanacVersion.commit, to: &out)
-        out += ",\"description\":\"Cached exchange rates and ISBN book lookups.\""
-        out += ",\"links\":{\"openapi\":\"/openapi.json\",\"docs\":"
-        JSONText.appendString(docsURL, to: &out)
-        out += ",\"readme\":"
-        JSONText.appendString(readmeURL, to: &out)
-        out += ",\"problems\":"
-        JSONText.appendString(ProblemTypes.almanacDocumentation, to: &out)
-        out += "},\"groups\":["
-        var firstGroup = true
-        for group in groups where !group.endpoints.isEmpty {
-            out += firstGroup ? "{\"name\":" : ",{\"name\":"
-            firstGroup = false
-            JSONText.appendString(group.name, to: &out)
-            out += ",\"description\":"
-            JSONText.appendString(group.description, to: &out)
-            out += ",\"endpoints\":["
+        var w = JSONWriter()
+        w.raw("{")
+        w.key("service", first: true); w.string("almanac")
+        w.key("version"); w.string(AlmanacVersion.string)
+        w.key("commit"); w.string(AlmanacVersion.commit)
+        w.key("description"); w.string("Cached exchange rates and ISBN book lookups.")
+        w.key("links"); w.raw("{")
+        w.key("openapi", first: true); w.string("/openapi.json")
+        w.key("docs"); w.string(docsURL)
+        w.key("readme"); w.string(readmeURL)
+        w.key("problems"); w.string(ProblemTypes.almanacDocumentation)
+        w.raw("}")
+        w.key("groups"); w.raw("[")
+        for (g, group) in groups.filter({ !$0.endpoints.isEmpty }).enumerated() {
+            w.raw(g == 0 ? "{" : ",{")
+            w.key("name", first: true); w.string(group.name)
+            w.key("description"); w.string(group.description)
+            w.key("endpoints"); w.raw("[")
             for (n, (method, path, summary)) in group.endpoints.enumerated() {
-                out += n == 0 ? "{\"method\":" : ",{\"method\":"
-                JSONText.appendString(method, to: &out)
-                out += ",\"path\":"
-                JSONText.appendString(path, to: &out)
-                out += ",\"summary\":"
-                JSONText.appendString(summary, to: &out)
-                out += "}"
+                w.raw(n == 0 ? "{" : ",{")
+                for (k, (key, value)) in [("method", method), ("path", path), ("summary", summary)].enumerated() {
+                    w.key(key, first: k == 0); w.string(value)
+                }
+                w.raw("}")
             }
-            out += "]}"
+            w.raw("]}")
         }
-        out += "]}"
-        return Array(out.utf8)
+        w.raw("]}")
+        return w.bytes
     }
 
     /// The document's tags in order, and its operations by `key(method, path)`.

@@ -1,0 +1,86 @@
+import Base
+
+/// Renders the books representations (docs/books.md) from a `Book`, once, when an answer is
+/// cached: `/v1/books/{isbn}` and the Google-compatible volumes shape. Like `RatesRenderer`,
+/// the domain writes its own documented formats (pure, tested and fuzzed without HTTP); the
+/// HTTP layer adds headers and encodes problems (see `BooksProblem`).
+public enum BooksRenderer {
+    /// Where the volumes answer's absolute link base goes: the bytes are stored once, the base
+    /// depends on the request, so the HTTP layer fills it in per response. A NUL byte: a JSON
+    /// encoder never writes one raw (it escapes every control byte as `\u0000`), so the marker
+    /// cannot collide with any text a book holds.
+    public static let linkBasePlaceholder = "\u{0}"
+
+    /// docs/books.md: every key always present, absent facts `null` or `[]`, keys in a fixed order.
+    public static func bookJSON(_ book: Book) -> String {
+        let facts: [(String, Fact)] = [
+            ("isbn13", .text(book.isbn13)), ("isbn10", .text(book.isbn10)), ("title", .text(book.title)),
+            ("subtitle", .text(book.subtitle)), ("authors", .list(book.authors)), ("publisher", .text(book.publisher)),
+            ("publishedDate", .text(book.publishedDate)), ("pageCount", .number(book.pageCount)),
+            ("language", .text(book.language)), ("description", .text(book.description)),
+            ("categories", .list(book.categories)), ("cover", .text(book.coverPath)), ("source", .text(book.source)),
+        ]
+        return "{" + facts.map { $0.1.field($0.0) }.joined(separator: ",") + "}"
+    }
+
+    /// Google Books' volumes list shape for clients written against Google: absent facts are
+    /// omitted (as Google omits them), not null. `imageLinks` never carry the upstream image
+    /// URL: they point at almanac's own `/v1/books/{isbn13}/cover`, absolute as such clients
+    /// expect. The base depends on the request, so the stored bytes hold a placeholder that
+    /// `VolumesLinks.fill` replaces per response; no book, no cover → no `imageLinks`.
+    public static func volumesJSON(_ book: Book?) -> String {
+        guard let book else { return "{\"kind\":\"books#volumes\",\"totalItems\":0}" }
+        // Only the facts a book has, in Google's order.
+        func present(_ facts: [(String, Fact)]) -> [String] { facts.filter { !$0.1.isAbsent }.map { $0.1.field($0.0) } }
+        var info = present([
+            ("title", .text(book.title)), ("subtitle", .text(book.subtitle)), ("authors", .list(book.authors)),
+            ("publisher", .text(book.publisher)), ("publishedDate", .text(book.publishedDate)),
+            ("description", .text(book.description)),
+        ])
+        var identifiers = "\"industryIdentifiers\":[{\"type\":\"ISBN_13\",\"identifier\":\"\(book.isbn13)\"}"
+        if let isbn10 = book.isbn10 { identifiers += ",{\"type\":\"ISBN_10\",\"identifier\":\"\(isbn10)\"}" }
+        info.append(identifiers + "]")
+        info += present([("pageCount", .number(book.pageCount)), ("categories", .list(book.categories)),
+                         ("language", .text(book.language))])
+        if let path = book.coverPath {
+            let link = "\"" + linkBasePlaceholder + path + "\""
+            info.append("\"imageLinks\":{\"smallThumbnail\":" + link + ",\"thumbnail\":" + link + "}")
+        }
+        return "{\"kind\":\"books#volumes\",\"totalItems\":1,\"items\":[{\"kind\":\"books#volume\",\"volumeInfo\":{"
+            + info.joined(separator: ",") + "}}]}"
+    }
+
+    /// One fact of a book as both shapes write it: text, a list of texts, or a count.
+    enum Fact {
+        case text(String?)
+        case list([String])
+        case number(Int?)
+
+        /// No value: `null` or `[]` in almanac's shape, left out of Google's.
+        var isAbsent: Bool {
+            switch self {
+            case let .text(value): value == nil
+            case let .list(values): values.isEmpty
+            case let .number(value): value == nil
+            }
+        }
+
+        /// `"key":value`.
+        func field(_ key: String) -> String {
+            var out = "\"\(key)\":"
+            switch self {
+            case let .text(value?): JSONText.appendString(value, to: &out)
+            case let .number(value?): out += String(value)
+            case .text(nil), .number(nil): out += "null"
+            case let .list(values):
+                out += "["
+                for (i, value) in values.enumerated() {
+                    if i > 0 { out += "," }
+                    JSONText.appendString(value, to: &out)
+                }
+                out += "]"
+            }
+            return out
+        }
+    }
+}
