@@ -182,14 +182,14 @@ struct ClusterTests {
             F.scriptAll(stub)
             stub.route(F.googlePath) { FreshISBN.google($0) }
         }) { cluster in
-            #expect(await cluster.everyReplicaSeesL2("up"))
+            #expect(await waitUntil { await cluster.everyReplicaSeesL2("up") }, "every replica connected to Redis")
             for replica in 0..<cluster.size { #expect(try await cluster.get(replica, "/v1/rates").status == 200) }
 
             let load = Load(cluster: cluster)
             let running = Task { await load.run(clients: 6) }
             #expect(await waitUntil { load.completed >= 60 }, "the load is running (\(load.completed) answers)")
             await cluster.redis.kill()
-            #expect(await cluster.everyReplicaSeesL2("down"), "every replica reports L2 down and stays ready")
+            #expect(await waitUntil { await cluster.everyReplicaSeesL2("down") }, "every replica reports L2 down and stays ready")
             let atDown = load.completed
             #expect(await waitUntil { load.completed >= atDown + 60 }, "the load goes on without Redis")
             load.stop()
@@ -199,7 +199,7 @@ struct ClusterTests {
             #expect(outcome.statuses.keys.sorted() == [200], "statuses: \(outcome.statuses)")
 
             try await cluster.redis.launch()
-            #expect(await cluster.everyReplicaSeesL2("up"), "every replica reconnected")
+            #expect(await waitUntil(timeout: 20) { await cluster.everyReplicaSeesL2("up") }, "every replica reconnected")
             let isbn = FreshISBN.next()
             let cold = try await cluster.get(0, "/v1/books/\(isbn)")
             #expect(cold.status == 200)

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# scripts/bench-cluster.sh — what the shared cache layer (L2, Redis) costs and saves, on three
+# release replicas sharing one redis-server, all on 127.0.0.1 (part of `make bench`):
+#
+#   1. An L2 hit: CLUSTER_KEYS (2000) books never asked for are fetched once through replica 1
+#      (misses: the stub upstream answers, the answers are stored in Redis), then once through
+#      replica 2, whose own memory (L1) has never seen them: every one of those requests is an
+#      L2 hit (`Cache-Status: …; detail=redis`, counted). Then once more through replica 2: L1
+#      hits, the same client's floor. One keep-alive connection, one request at a time
+#      (bench/requests.py seq), so a latency is one request's service time plus the client's
+#      own overhead (Python asyncio on loopback). Target: L2 hit p99 ≤ 1 ms.
+#   2. Single flight across the cluster: CLUSTER_BURST (1000) connections opened to the three
+#      replicas in turn, then one GET each at the same instant for one book never asked for
+#      (bench/requests.py burst --port ×3), the stub answering in 300 ms; the stub counts the
+#      requests the whole cluster sent. Target: 1 Google Books request.
+#
+#   BENCH_SKIP_BUILD=1 scripts/bench-cluster.sh     reuse .build/release/almanac
+#   BENCH_QUICK=1                                   500 keys, 300 connections, one run
+#   CLUSTER_RUNS=3                                  runs of each (the report gives each and the median)
+#
+# The replicas run with the defaults a deployment has (cache.redis.timeoutMs 50 included),
+# except every provider at the stub, no provider budget (the stub is not a public API) and
+# log level error. Output: markdown on stdout and in bench-results/cluster-<UTC time>.md.
+# Report only: the exit status is non-zero only when the harness cannot run.
+source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then KEYS=500; BURST=300; RUNS=1; else
+  KEYS="${CLUSTER_KEYS:-2000}"; BURST="${CLUSTER_BURST:-1000}"; RUNS="${CLUSTER_RUNS:-3}"; fi
+need_cmd curl curl
+raise_fd_limit 20000
+report_init cluster
+build_release
+
+export ALMANAC_BOOKS_GOOGLE_BOOKS_MAX_REQUESTS_PER_SECOND=0
+export ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND=0
+start_stub
+start_redis
+APP_STDOUT=/dev/null start_replicas 3
+for port in "${REPLICA_PORTS[@]}"; do
+  ready="$(curl -s "http://127.0.0.1:$port/readyz")"
+  case "$ready" in *'"l2":"up"'*) ;; *) die "replica on $port: /readyz $ready (L2 is not up)";; esac
+done
+log "replicas ${REPLICA_PORTS[*]} (pids ${REPLICA_PIDS[*]}), redis $REDIS_URL, stub $STUB"
+
+# median "a b c" — the median of numbers.
+median() { "$PYTHON" -c 'import sys, statistics; v=[float(x) for x in sys.argv[1:]]; print("%.3f" % statistics.median(v) if v else "-")' "$@"; }
+seq_run() { # seq_run PORT START -> JSON
+  "$PYTHON" "$ROOT/bench/requests.py" seq --port "$1" --start "$2" --prefix 9781 -n "$KEYS"
+}
+
+emit "# almanac evidence: scripts/bench-cluster.sh (three replicas, one Redis)"
+emit ""
+machine_header >>"$REPORT"
+emit "- command: \`$0\` (BENCH_QUICK=${BENCH_QUICK:-0}): $KEYS keys, a burst of $BURST, $RUNS run(s)"
+emit "- topology: 3 release replicas + redis-server $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p') + the stub upstream (scripts/stub_upstream.py), all on 127.0.0.1; the machine is shared with other work, so figures are indicative"
+emit ""
+emit "## An L2 hit: cold L1, warm Redis"
+emit ""
+emit "\`bench/requests.py seq\`: $KEYS distinct books, one keep-alive connection, one request at a time; latency as the client sees it (Python asyncio on loopback: it includes the client's own overhead, the L1 row shows that floor)."
+emit ""
+emit "| run | pass | replica | answers | X-Cache | from Redis (\`detail=redis\`) | p50 ms | p99 ms | p99.9 ms |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+L2_P50=(); L2_P99=(); L1_P99=(); MISS_P99=()
+for ((run = 1; run <= RUNS; run++)); do
+  start=$(( (run * 7919 + $(date +%s) % 1000) * 100000 ))
+  for pass in "miss (upstream) via replica 1:${REPLICA_PORTS[0]}" "L2 hit via replica 2:${REPLICA_PORTS[1]}" "L1 hit via replica 2:${REPLICA_PORTS[1]}"; do
+    name="${pass%% via *}"; port="${pass##*:}"; where="${pass#* via }"; where="${where%%:*}"
+    res="$(seq_run "$port" "$start")"
+    echo "$res" >>"$WORK/cluster-seq.jsonl"
+    p50="$(echo "$res" | J 'd["p50_ms"]')"; p99="$(echo "$res" | J 'd["p99_ms"]')"
+    case "$name" in L2*) L2_P50+=("$p50"); L2_P99+=("$p99");; L1*) L1_P99+=("$p99");; miss*) MISS_P99+=("$p99");; esac
+    emit "$(echo "$res" | J '"| '"$run"' | '"$name"' | '"$where"' | %s | %s | %d | %.3f | %.3f | %.3f |" % (d["statuses"], d["x_cache"], d["from_redis"], d["p50_ms"], d["p99_ms"], d["p999_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+  done
+done
+emit ""
+L2_P99_MEDIAN="$(median "${L2_P99[@]}")"
+emit "Medians over $RUNS run(s): L2 hit p50 $(median "${L2_P50[@]}") ms, **p99 $L2_P99_MEDIAN ms** (target ≤ 1 ms: $("$PYTHON" -c "print('✅' if $L2_P99_MEDIAN <= 1 else '❌')")); L1 hit p99 $(median "${L1_P99[@]}") ms; miss p99 $(median "${MISS_P99[@]}") ms."
+emit ""
+
+emit "## One cold key, $BURST concurrent requests over three replicas"
+emit ""
+emit "\`bench/requests.py burst\` with \`--port\` for each replica ($BURST connections opened first, in turn to each replica, then one \`GET /v1/books/{a book never asked for}\` on each at the same instant); the stub answers every request in 300 ms; upstream requests from its \`/__stats\`."
+emit ""
+emit "| run | answers | statuses | X-Cache | Google Books requests (target 1) | all upstream requests | p50 / p99 ms |"
+emit "| --- | --- | --- | --- | --- | --- | --- |"
+stub_fault none delay_ms=300
+UPS=()
+ports=(); for port in "${REPLICA_PORTS[@]}"; do ports+=(--port "$port"); done
+for ((run = 1; run <= RUNS; run++)); do
+  path="/v1/books/$("$PYTHON" -c "import sys; sys.path.insert(0,'$ROOT/bench'); import isbn, random; print(isbn.isbn13(random.randrange(10**7), prefix='97806'))")"
+  stub_reset
+  res="$("$PYTHON" "$ROOT/bench/requests.py" burst "${ports[@]}" --path "$path" -n "$BURST")"
+  st="$(stub_stats)"
+  echo "$res $st" >>"$WORK/cluster-burst.jsonl"
+  google="$(echo "$st" | J "d['paths'].get('/books/v1/volumes',{}).get('requests',0)")"
+  all="$(echo "$st" | J "d['requests_total']")"
+  UPS+=("$google")
+  emit "$(echo "$res" | J '"| '"$run"' | %d | %s | %s | '"$google"' %s | '"$all"' | %s / %s |" % (d["n"], d["statuses"], d["x_cache"], ("✅" if '"$google"' == 1 else "❌"), d["p50_ms"], d["p99_ms"]) + (" errors: %s" % d["errors"] if d["errors"] else "")')"
+done
+stub_fault none delay_ms=0
+emit ""
+emit "Median Google Books requests per burst: $(median "${UPS[@]}") (target 1)."
+emit ""
+for i in 0 1 2; do
+  kill -0 "${REPLICA_PIDS[$i]}" 2>/dev/null || emit "**replica $((i + 1)) died** (see its stderr)"
+done
+
+cp "$REPORT" "$OUT"
+cat "$REPORT"
+log "report saved to ${OUT#"$ROOT"/}"
