@@ -76,7 +76,7 @@ echo "  stub upstream  $STUB  (pid $STUB_PID; GET $STUB/__stats counts what the 
 cat <<MSG
 Try:
   curl -si $LB/v1/rates/USD | grep -i -E '^(x-cache|cache-status|etag)'     # twice: MISS, then a hit
-  curl -si http://127.0.0.1:${REPLICA_PORTS[$((REPLICAS - 1))]}/v1/rates/USD | grep -i cache-status   # another replica: detail=redis
+  for p in ${REPLICA_PORTS[*]}; do curl -si http://127.0.0.1:\$p/v1/rates/USD | grep -i cache-status; done   # from Redis: detail=redis
   curl -s -X DELETE -H "Authorization: Bearer $ADMIN_TOKEN" $LB/admin/cache/rates   # purges every replica
   kill $REDIS_PID    # Redis gone: every replica keeps answering, /readyz says "l2":"down"
 MSG
