@@ -115,9 +115,9 @@ final class Cluster: Sendable {
         try await get(replica, target, method: method, headers: ["Authorization: Bearer \(Cluster.adminToken)"])
     }
 
-    /// `almanac_cache_l2_up` as `replica` reports it (nil: no such sample).
-    func l2Up(_ replica: Int) async throws -> Double? {
-        metricValue(try await get(replica, "/metrics").text, "almanac_cache_l2_up")
+    /// The metric `name` as `replica` reports it (nil: no such sample).
+    func metric(_ replica: Int, _ name: String) async throws -> Double? {
+        metricValue(try await get(replica, "/metrics").text, name)
     }
 
     /// `/readyz` of `replica`: its status and its `l2` field.
@@ -131,7 +131,7 @@ final class Cluster: Sendable {
     /// readiness answer, and readiness is 200 either way.
     func everyReplicaSeesL2(_ state: String) async -> Bool {
         for replica in 0..<size {
-            guard let up = try? await l2Up(replica), up == (state == "up" ? 1 : 0),
+            guard let up = try? await metric(replica, "almanac_cache_l2_up"), up == (state == "up" ? 1 : 0),
                   let ready = try? await readiness(replica), ready.status == 200, ready.l2 == state else { return false }
         }
         return true

@@ -67,6 +67,12 @@ struct ClusterTests {
                     #expect(cluster.stub.requestCount(for: path) == 1, "\(target): upstream \(path) asked \(cluster.stub.requestCount(for: path)) times")
                 }
             }
+            // The two replicas that did not load each key waited for the one that did.
+            var waits = 0.0
+            for replica in 0..<cluster.size {
+                waits += try await cluster.metric(replica, "almanac_cache_l2_lock_waits_total") ?? 0
+            }
+            #expect(waits >= 4, "lock waits across the cluster: \(waits)")
         }
     }
 
