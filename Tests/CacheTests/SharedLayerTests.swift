@@ -66,8 +66,7 @@ import Testing
     @Test func waiterTakesOverWhenTheHolderDies() async throws {
         let cluster = Cluster(lockMilliseconds: 2_000)
         let b = cluster.replica()
-        let lock = b.layer.lockKey(namespace: "notes", key: Array("k".utf8))
-        #expect(try await cluster.backend.acquireLock(lock, token: Array("dead".utf8), ttlMilliseconds: 2_000))
+        _ = try await cluster.holdLock("k", token: "dead", milliseconds: 2_000)
         let loads = Counter()
         async let answer = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
@@ -108,8 +107,7 @@ import Testing
     @Test func waiterLoadsItselfPastTheWaitLimit() async throws {
         let cluster = Cluster(lockMilliseconds: 60_000, waitLimitSeconds: 1)
         let b = cluster.replica()
-        let lock = b.layer.lockKey(namespace: "notes", key: Array("k".utf8))
-        #expect(try await cluster.backend.acquireLock(lock, token: Array("slow".utf8), ttlMilliseconds: 60_000))
+        let lock = try await cluster.holdLock("k", token: "slow", milliseconds: 60_000)
         let loads = Counter()
         async let answer = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
@@ -258,7 +256,11 @@ import Testing
         #expect(b.notes("other").fresh("k") != nil)
         #expect(try await cluster.envelope("k") == nil)
         #expect(try await cluster.envelope("k", in: "other") != nil)
-        #expect(await a.store.purgeEverywhere(namespace: "nope") == nil)
+        let c = cluster.replica()
+        _ = try await c.notes("unused-by-a").value(for: "k", load: noteLoader("u", calls: loads))
+        #expect(await a.store.purgeEverywhere(namespace: "unused-by-a") == .purged(deletedKeys: 1),
+                "a namespace this replica never used is still purged in the shared layer")
+        #expect(await Fixture().store.purgeEverywhere(namespace: "nope") == nil, "without a shared layer: unknown")
 
         #expect(await a.store.purgeAllEverywhere() == .purged(deletedKeys: 1))
         #expect(b.notes("other").fresh("k") == nil)
@@ -302,8 +304,7 @@ import Testing
     @Test func cancelledWaiterLeavesAtOnce() async throws {
         let cluster = Cluster(lockMilliseconds: 60_000)
         let b = cluster.replica()
-        let lock = b.layer.lockKey(namespace: "notes", key: Array("k".utf8))
-        #expect(try await cluster.backend.acquireLock(lock, token: Array("other".utf8), ttlMilliseconds: 60_000))
+        let lock = try await cluster.holdLock("k", token: "other", milliseconds: 60_000)
         let loads = Counter()
         let waiting = Task { try await b.notes().value(for: "k", load: noteLoader("v", calls: loads)) }
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")

@@ -41,6 +41,17 @@ struct Cluster {
 
     func at(_ seconds: Double) { clock.set(1_000 + seconds) }
 
+    /// Takes `key`'s fill lock as another replica would (one that may then die, or be slow);
+    /// returns the lock's key, to release it with `token`.
+    func holdLock(_ key: String, token: String, milliseconds: Int) async throws -> [UInt8] {
+        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
+        let lock = layer.lockKey(namespace: "notes", key: Array(key.utf8))
+        guard try await backend.acquireLock(lock, token: Array(token.utf8), ttlMilliseconds: milliseconds) else {
+            throw TestFailure(code: 99)
+        }
+        return lock
+    }
+
     /// The envelope L2 holds for `key` of `namespace`, if any.
     func envelope(_ key: String, in namespace: String = "notes") async throws -> SharedEnvelope? {
         let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
