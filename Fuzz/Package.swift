@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// libFuzzer targets: the HTTP/1.1 request parser and each upstream provider's decoder.
+// libFuzzer targets: the HTTP/1.1 request parser, each upstream provider's decoder, the RESP
+// parser, the whole app and the shared cache's record decoders.
 // Built by scripts/fuzz.sh, never by the root package: a fuzz entry point has no `main`,
 // which a normal executable build requires.
 //
@@ -8,6 +9,7 @@
 //   Sources/ParserFuzz/Linked/   the parser's files from ../Sources/HTTPServer (compiled into
 //                                the parser target itself, as before)
 //   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
+//   Sources/SharedValuesFuzz/Linked/  the shared-value checks from ../Sources/TestSupport
 //   Sources/Linked/<Module>/     every file of ../Sources/{Base,CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
 //                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Redis,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
@@ -53,6 +55,10 @@ let package = Package(
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),
         .executableTarget(name: "GoogleBooksFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/GoogleBooksFuzz"),
         .executableTarget(name: "OpenLibraryFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/OpenLibraryFuzz"),
+        // The shared cache's record decoders; SharedCacheValueProbe and SplitMix64 are linked
+        // from ../Sources/TestSupport into Sources/SharedValuesFuzz/Linked/.
+        .executableTarget(name: "SharedValuesFuzz", dependencies: ["FuzzSupport", "Cache", "Rates", "Books"],
+                          path: "Sources/SharedValuesFuzz"),
         .executableTarget(name: "AppFuzz", dependencies: ["FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,8 @@
 #   scripts/fuzz.sh --list                     the target names
 #   scripts/fuzz.sh --build-only [target ...]  link and build, run nothing
 # Targets: parser (HTTP/1.1 request parser), app (the whole router behind the parser, with
-# in-process upstreams), resp (Redis RESP2/RESP3 parser) and one per upstream decoder: coinbase,
+# in-process upstreams), resp (Redis RESP2/RESP3 parser), shared-values (the records cached
+# values travel in between replicas) and one per upstream decoder: coinbase,
 # coingecko, coindesk, google-books, open-library. No target named = all of them, in turn.
 # Seeds: Fuzz/corpus/<target> (committed). Inputs libFuzzer discovers go to
 # Fuzz/.build/corpus/<target> (not committed); crashes go to fuzz-artifacts/<target>/.
@@ -14,7 +15,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 FUZZ="$ROOT/Fuzz"
-ALL_TARGETS=(parser app resp coinbase coingecko coindesk google-books open-library)
+ALL_TARGETS=(parser app resp shared-values coinbase coingecko coindesk google-books open-library)
 
 # target name → executable product, dictionary, largest input.
 product() {
@@ -22,6 +23,7 @@ product() {
     parser) echo ParserFuzz ;;
     app) echo AppFuzz ;;
     resp) echo RESPFuzz ;;
+    shared-values) echo SharedValuesFuzz ;;
     coinbase) echo CoinbaseFuzz ;;
     coingecko) echo CoinGeckoFuzz ;;
     coindesk) echo CoinDeskFuzz ;;
@@ -31,7 +33,10 @@ product() {
   esac
 }
 dictionary() {
-  case "$1" in parser) echo "$FUZZ/http.dict" ;; app) echo "$FUZZ/app.dict" ;; resp) echo "$FUZZ/resp.dict" ;; *) echo "$FUZZ/json.dict" ;; esac
+  case "$1" in
+    parser) echo "$FUZZ/http.dict" ;; app) echo "$FUZZ/app.dict" ;; resp) echo "$FUZZ/resp.dict" ;;
+    shared-values) echo "$FUZZ/shared-values.dict" ;; *) echo "$FUZZ/json.dict" ;;
+  esac
 }
 max_len() { case "$1" in parser|app) echo 4096 ;; *) echo 8192 ;; esac; }
 
@@ -64,6 +69,8 @@ link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/Req
   HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
 # 1b. The RESP parser (pure, import-free files) for the resp target.
 link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
+# 1c. The shared-value checks the unit tests use, for the shared-values target.
+link "$FUZZ/Sources/SharedValuesFuzz/Linked" TestSupport/SharedCacheValueProbe.swift TestSupport/SplitMix64.swift
 # 2. Whole modules for the decoders: Rates and Books with what they import (same module names
 #    and dependency graph as the root package, so their sources compile unchanged).
 #    A module's subfolders (Rates/History, CBuildInfo/include) are mirrored folder by folder.

@@ -72,8 +72,10 @@ public struct CoverAnswer: CacheValue, Equatable {
         CoverAnswer(image: bytes, contentType: contentType, body: bytes)
     }
 
+    static let missingContentType = "application/problem+json"
+
     public static func missing(body: [UInt8]) -> CoverAnswer {
-        CoverAnswer(image: nil, contentType: "application/problem+json", body: body)
+        CoverAnswer(image: nil, contentType: missingContentType, body: body)
     }
 
     init(image: [UInt8]?, contentType: String, body: [UInt8]) {

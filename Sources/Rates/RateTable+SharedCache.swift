@@ -10,10 +10,15 @@ import HTTPClient
 ///
 /// Layout, version 1: updated (signed varint), source, rates (map code → decimal text, `BTC`
 /// = 1 included), upstream currencies (map code → code, name, optional symbol), unavailable
-/// (map code → kind, provider, detail, diagnostic, optional URL). Reading refuses what the
-/// writer never produces (a decimal whose text is not canonical, a table without `BTC` = 1,
-/// an unavailable code that also has a rate, an unknown error kind), so accepted bytes always
-/// rebuild the table they came from, validator and cost included.
+/// (map code → kind, provider, detail, diagnostic, optional URL).
+///
+/// Reading refuses what no table the service builds can hold, so a damaged or foreign record
+/// can never reach the renderers with a value they were not written for: a decimal whose
+/// text is not canonical, a rate outside `RateTableBuilder.usableRates` (cross rates of such
+/// extremes overflow into NaN), a code that is not three upper-case letters, a table without
+/// `BTC` = 1, an unavailable code that also has a rate, an unknown error kind, an `updated`
+/// outside the years 0000–9999 `TimestampText` writes. Accepted bytes rebuild exactly the
+/// table they came from, validator and cost included.
 extension RateTable: SharedCacheValue {
     static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "R"), version: 1)
 
@@ -40,10 +45,12 @@ extension RateTable: SharedCacheValue {
     public init?(sharedCacheBytes bytes: [UInt8]) {
         guard let table = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let updated = try reader.readInt64()
+            guard TimestampText.writableRange.contains(updated) else { throw reader.invalid("updated") }
             let source = try reader.readString()
             let rates = try reader.readMap { reader throws(BinaryRecordError) in
                 let text = try reader.readString()
-                guard let rate = DecimalText.parse(text), rate.description == text else { throw reader.invalid("rate") }
+                guard let rate = DecimalText.parse(text), rate.description == text,
+                      RateTableBuilder.usableRates.contains(rate) else { throw reader.invalid("rate") }
                 return rate
             }
             guard rates["BTC"] == 1 else { throw reader.invalid("BTC rate") }
@@ -56,6 +63,9 @@ extension RateTable: SharedCacheValue {
                                      diagnostic: try reader.readString(), url: try reader.readOptionalString())
             }
             guard unavailable.keys.allSatisfy({ rates[$0] == nil }) else { throw reader.invalid("unavailable code with a rate") }
+            for code in Array(rates.keys) + currencies.keys + unavailable.keys where CurrencyCode.normalize(code) != code {
+                throw reader.invalid("currency code")
+            }
             return RateTable(rates: rates, updated: updated, source: source, upstreamCurrencies: currencies, unavailable: unavailable)
         }) else { return nil }
         self = table

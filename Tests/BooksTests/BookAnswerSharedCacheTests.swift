@@ -113,3 +113,18 @@ import Testing
         #expect(SharedCacheValueProbe.damageFindings(covers[2], cases: 2_000, random: &random).isEmpty)
     }
 }
+
+/// The `shared-values` fuzz target's seeds of book answers and covers.
+@Suite struct BooksSharedValueSeedTests {
+    @Test func seedsAreCurrent() {
+        let isbn = BookAnswerSharedCacheTests.isbn
+        let seeds: [(name: String, bytes: [UInt8])] = [
+            ("book-found", BookAnswer(isbn: isbn, book: BookAnswerSharedCacheTests.book, rendering: testRendering).sharedCacheBytes),
+            ("book-not-found", BookAnswer(isbn: isbn, book: nil, rendering: testRendering).sharedCacheBytes),
+            ("cover-image", CoverAnswer.image([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46, 0, 0xFF, 0xD9],
+                                              contentType: "image/jpeg").sharedCacheBytes),
+            ("cover-missing", CoverAnswer.missing(body: Array(#"{"status":404}"#.utf8)).sharedCacheBytes),
+        ]
+        #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
+    }
+}

@@ -1,3 +1,4 @@
+import Base
 import Cache
 import TestSupport
 import Testing
@@ -13,9 +14,11 @@ import Testing
         let blocks = [
             Self.block,
             HistoryBlock(firstDay: 0, dayCount: 0, series: [:], fetchedAt: 0),
-            HistoryBlock(firstDay: -719_528, dayCount: 1, series: ["X": [Int64.max]], fetchedAt: Int64.min, isFinal: true),
-            // Rows need not match dayCount (the codec carries what it is given).
-            HistoryBlock(firstDay: 7, dayCount: 3, series: ["₿": [-1, Int64.min], "zł": []], fetchedAt: 9, isFinal: false),
+            // The first and last days of the years 0000–9999, the largest fixed-point value.
+            HistoryBlock(firstDay: -719_528, dayCount: 1, series: ["X": [Int64.max]],
+                         fetchedAt: TimestampText.writableRange.lowerBound, isFinal: true),
+            HistoryBlock(firstDay: 2_932_896, dayCount: 1, series: ["₿": [0], "zł": [1]],
+                         fetchedAt: TimestampText.writableRange.upperBound, isFinal: false),
         ]
         for block in blocks {
             #expect(SharedCacheValueProbe.roundTripFindings(block).isEmpty, "\(block)")
@@ -30,15 +33,42 @@ import Testing
             let days = Int(random.next() % 400)
             for _ in 0..<Int(random.next() % 5) {
                 series[random.text(maxScalars: 4)] = (0..<days).map { _ in
-                    random.oneIn(5) ? 0 : Int64(bitPattern: random.next()) >> Int64(random.next() % 64)
+                    random.oneIn(5) ? 0 : Int64(random.next() >> 1) >> Int64(random.next() % 63)
                 }
             }
-            let block = HistoryBlock(firstDay: Int64(bitPattern: random.next()) >> 30, dayCount: days, series: series,
-                                     fetchedAt: Int64(bitPattern: random.next()), isFinal: random.oneIn(2))
+            let block = HistoryBlock(firstDay: Int64(random.next() % 3_000_000) - 700_000, dayCount: days, series: series,
+                                     fetchedAt: Int64(random.next() % 100_000_000_000) - 50_000_000_000, isFinal: random.oneIn(2))
             let findings = SharedCacheValueProbe.roundTripFindings(block)
             #expect(findings.isEmpty, "block \(n): \(findings)")
         }
         #expect(SharedCacheValueProbe.damageFindings(Self.block, cases: 5_000, random: &random).isEmpty)
+    }
+
+    /// The history code indexes rows by day without checks of its own: rows shorter or longer
+    /// than the day count, negative values, days or times outside the years 0000–9999 are refused.
+    @Test func blocksNoServiceMakesAreRefused() {
+        func record(firstDay: Int64 = 20_000, dayCount: Int = 2, fetchedAt: Int64 = 1, rows: [String: [Int64]] = ["USD": [1, 0]]) -> [UInt8] {
+            var writer = BinaryRecordWriter(format: HistoryBlock.sharedFormat)
+            writer.write(firstDay)
+            writer.write(dayCount)
+            writer.write(fetchedAt)
+            writer.write(true)
+            writer.writeMap(rows) { writer, row in writer.writeArray(row) { $0.write($1) } }
+            return writer.bytes
+        }
+        #expect(HistoryBlock(sharedCacheBytes: record()) != nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(rows: ["USD": [1]])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(rows: ["USD": [1, 2, 3]])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(rows: ["USD": [1, -1]])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(dayCount: -1, rows: [:])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: 2_932_896, dayCount: 1, rows: [:])) != nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: 2_932_896, dayCount: 2, rows: [:])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: -719_529, dayCount: 0, rows: [:])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: Int64.max, dayCount: Int.max, rows: [:])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(fetchedAt: Int64.min)) == nil)
+        var wrongVersion = Self.block.sharedCacheBytes
+        wrongVersion[1] = 9
+        #expect(HistoryBlock(sharedCacheBytes: wrongVersion) == nil)
     }
 
     @Test func keysAreShortPrintableAndDistinct() {

@@ -34,16 +34,19 @@ import Testing
     @Test func edgeTablesRoundTrip() {
         let tables = [
             RateTable(rates: [:], updated: 0, source: ""),
-            RateTable(rates: ["USD": 1], updated: Int64.min, source: "coinbase"),
-            RateTable(rates: ["USD": 1], updated: Int64.max, source: "coingecko", upstreamCurrencies: [:], unavailable: [:]),
+            RateTable(rates: ["USD": 1], updated: TimestampText.writableRange.lowerBound, source: "coinbase"),
+            RateTable(rates: ["USD": 1], updated: TimestampText.writableRange.upperBound, source: "coingecko",
+                      upstreamCurrencies: [:], unavailable: [:]),
             // Every unavailable currency, no rate besides BTC.
             RateTable(rates: [:], updated: 1, source: "coinbase",
                       unavailable: Dictionary(uniqueKeysWithValues: Self.kinds.enumerated().map { index, kind in
-                          ("C\(index)", UpstreamError(kind, provider: "coinbase", detail: "d\(index)"))
+                          ("C" + String(UnicodeScalar(UInt8(65 + index))) + "X", UpstreamError(kind, provider: "coinbase", detail: "d\(index)"))
                       })),
-            // Decimal's extremes: 38 digits, exponents −128 and 127.
-            RateTable(rates: ["MAX": Decimal(sign: .plus, exponent: 127, significand: Decimal(string: "99999999999999999999999999999999999999")!),
-                              "MIN": Decimal(sign: .plus, exponent: -128, significand: 1)],
+            // The usable extremes, and all of Decimal's 38 digits.
+            RateTable(rates: ["MAX": Decimal(sign: .plus, exponent: 30, significand: 1),
+                              "MIN": Decimal(sign: .plus, exponent: -30, significand: 1),
+                              "DIG": Decimal(string: "1234567890.1234567890123456789012345678")!,
+                              "SML": Decimal(sign: .plus, exponent: -67, significand: Decimal(string: "10000000000000000000000000000000000001")!)],
                       updated: 5, source: "x"),
         ]
         for table in tables {
@@ -51,8 +54,9 @@ import Testing
         }
     }
 
-    /// Random tables (unicode names, symbols and sources, rates from 1e-30 to 1e30 with up to
-    /// 38 digits, unavailable entries of every kind) round trip exactly.
+    /// Random tables as the builder makes them (three-letter codes, rates from 1e-30 to 1e30
+    /// with up to 38 digits, times of the years 0000–9999) with unicode names, symbols, sources
+    /// and error texts, and unavailable entries of every kind, round trip exactly.
     @Test func randomTablesRoundTrip() {
         var random = SplitMix64(seed: 0x7A_B1E)
         for n in 0..<500 {
@@ -72,12 +76,14 @@ import Testing
         }
     }
 
-    /// What no writer produces is refused: non-canonical decimal text, a missing or wrong BTC
-    /// rate, an unavailable code that has a rate, an unknown error kind.
+    /// What no table the service builds holds is refused: non-canonical decimal text, a rate
+    /// outside 1e-30…1e30, a code that is not three upper-case letters, a missing or wrong BTC
+    /// rate, an unavailable code that has a rate, an unknown error kind, a time past 9999.
     @Test func recordsNoWriterProducesAreRefused() {
-        func record(rates: [String: String], unavailableKind: String = "malformed", unavailableCode: String = "GBP") -> [UInt8] {
+        func record(rates: [String: String], unavailableKind: String = "malformed", unavailableCode: String = "GBP",
+                    updated: Int64 = 1) -> [UInt8] {
             var writer = BinaryRecordWriter(format: RateTable.sharedFormat)
-            writer.write(Int64(1))
+            writer.write(updated)
             writer.write("coinbase")
             writer.writeMap(rates) { $0.write($1) }
             writer.writeMap([String: Int]()) { $0.write($1) }
@@ -95,6 +101,15 @@ import Testing
         #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "2", "USD": "2.5"])) == nil)
         #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "GBP": "2.5"])) == nil)
         #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1"], unavailableKind: "meteor")) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "USD": "1000000000000000000000000000000"])) != nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "USD": "1000000000000000000000000000001"])) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "USD": "0.0000000000000000000000000000009"])) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "usd": "2"])) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1", "USDC": "2"])) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1"], unavailableCode: "gbp")) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1"], updated: TimestampText.writableRange.upperBound)) != nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1"], updated: TimestampText.writableRange.upperBound + 1)) == nil)
+        #expect(RateTable(sharedCacheBytes: record(rates: ["BTC": "1"], updated: Int64.min)) == nil)
         var wrongVersion = Self.full.sharedCacheBytes
         wrongVersion[1] = 2
         #expect(RateTable(sharedCacheBytes: wrongVersion) == nil)
@@ -109,7 +124,7 @@ import Testing
         var currencies: [String: Currency] = [:]
         for _ in 0..<Int(random.next() % 6) {
             let code = randomKey(&random)
-            currencies[code] = Currency(code: random.oneIn(8) ? random.text(maxScalars: 4) : code,
+            currencies[code] = Currency(code: code,
                                         name: random.text(maxScalars: 20),
                                         symbol: random.oneIn(3) ? nil : random.text(maxScalars: 3))
         }
@@ -120,23 +135,24 @@ import Testing
                                                             diagnostic: random.text(maxScalars: 30),
                                                             url: random.oneIn(2) ? nil : random.text(maxScalars: 40))
         }
-        let updated = random.oneIn(10) ? Int64.min : Int64(bitPattern: random.next()) >> Int64(random.next() % 64)
+        let writable = TimestampText.writableRange
+        let updated = random.oneIn(10) ? writable.lowerBound
+            : writable.lowerBound + Int64(random.next() % UInt64(writable.upperBound - writable.lowerBound + 1))
         return RateTable(rates: rates, updated: updated, source: random.text(maxScalars: 12),
                          upstreamCurrencies: currencies, unavailable: unavailable)
     }
 
-    /// Mostly three-letter codes, sometimes any text (the codec does not care what a key says).
     static func randomKey(_ random: inout SplitMix64) -> String {
-        if random.oneIn(5) { return random.text(maxScalars: 5) }
         return String((0..<3).map { _ in Character(Unicode.Scalar(UInt8(65 + random.next() % 26))) })
     }
 
+    /// 1e-30…1e30: 38 digits (`1ddd…` × 10^e, e in −67…−8) or up to nine (`n` × 10^e, e in −30…21).
     static func randomRate(_ random: inout SplitMix64) -> Decimal {
         if random.oneIn(4) {
-            let digits = String((0..<38).map { _ in Character(Unicode.Scalar(UInt8(48 + random.next() % 10))) })
-            return Decimal(sign: .plus, exponent: Int(random.next() % 61) - 30 - 37, significand: Decimal(string: "1" + digits.dropFirst())!)
+            let digits = String((0..<37).map { _ in Character(Unicode.Scalar(UInt8(48 + random.next() % 10))) })
+            return Decimal(sign: .plus, exponent: Int(random.next() % 60) - 67, significand: Decimal(string: "1" + digits)!)
         }
-        return Decimal(sign: .plus, exponent: Int(random.next() % 61) - 30, significand: Decimal(random.next() % 1_000_000_000 + 1))
+        return Decimal(sign: .plus, exponent: Int(random.next() % 52) - 30, significand: Decimal(random.next() % 999_999_999 + 1))
     }
 }
 
@@ -160,5 +176,19 @@ import Testing
         #expect(Set(tables.map(\.cacheValidator)).count == 1)
         #expect(Set(tables.map(\.codes)).count == 1)
         #expect(tables[0].codes.prefix(3) == ["BTC", "KA", "KBR"])
+    }
+}
+
+/// The `shared-values` fuzz target's seeds of rate tables and history blocks are these values'
+/// records as the code writes them now.
+@Suite struct RatesSharedValueSeedTests {
+    @Test func seedsAreCurrent() {
+        let seeds: [(name: String, bytes: [UInt8])] = [
+            ("rates-full", RateTableSharedCacheTests.full.sharedCacheBytes),
+            ("rates-empty", RateTable(rates: [:], updated: 0, source: "").sharedCacheBytes),
+            ("history-block", HistoryBlockSharedCacheTests.block.sharedCacheBytes),
+            ("history-empty", HistoryBlock(firstDay: 0, dayCount: 0, series: [:], fetchedAt: 0).sharedCacheBytes),
+        ]
+        #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
     }
 }

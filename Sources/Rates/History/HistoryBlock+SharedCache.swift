@@ -8,6 +8,10 @@ import HTTPClient
 /// series (map code → count, then each day's fixed-point value as a signed varint; 0, "no
 /// value that day", is one byte). A value takes as many bytes as its size needs instead of a
 /// fixed eight: about 7 for a bitcoin close in dollars, 4 for a euro rate, 1 for a missing day.
+///
+/// Reading refuses what no block the service builds can hold, since the history code indexes
+/// rows by day without further checks: a row whose length is not the day count, a negative
+/// value, days outside the years 0000–9999 or a fetch time `TimestampText` cannot write.
 extension HistoryBlock: SharedCacheValue {
     static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "H"), version: 1)
 
@@ -21,14 +25,26 @@ extension HistoryBlock: SharedCacheValue {
         return writer.bytes
     }
 
+    /// Day numbers of the years 0000–9999.
+    static let writableDays = TimestampText.writableRange.lowerBound / 86_400...TimestampText.writableRange.upperBound / 86_400
+
     public init?(sharedCacheBytes bytes: [UInt8]) {
         guard let block = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let firstDay = try reader.readInt64()
             let dayCount = try reader.readInt()
+            guard Self.writableDays.contains(firstDay), dayCount >= 0,
+                  dayCount <= Self.writableDays.upperBound &- firstDay &+ 1 else { throw reader.invalid("days") }
             let fetchedAt = try reader.readInt64()
+            guard TimestampText.writableRange.contains(fetchedAt) else { throw reader.invalid("fetch time") }
             let isFinal = try reader.readBool()
             let series = try reader.readMap { reader throws(BinaryRecordError) in
-                try reader.readArray { reader throws(BinaryRecordError) in try reader.readInt64() }
+                let row = try reader.readArray { reader throws(BinaryRecordError) in
+                    let value = try reader.readInt64()
+                    guard value >= 0 else { throw reader.invalid("value") }
+                    return value
+                }
+                guard row.count == dayCount else { throw reader.invalid("row length") }
+                return row
             }
             return HistoryBlock(firstDay: firstDay, dayCount: dayCount, series: series, fetchedAt: fetchedAt, isFinal: isFinal)
         }) else { return nil }
