@@ -190,8 +190,8 @@ enum FreshISBN {
         """)
     }
 
-    /// Upstream requests the stub saw for `isbn` (every provider).
-    static func upstreamRequests(_ stub: StubUpstream, _ isbn: String) -> Int {
-        stub.requests.filter { $0.target.contains(isbn) }.count
+    /// Google Books requests the stub saw for `isbn`.
+    static func googleRequests(_ stub: StubUpstream, _ isbn: String) -> Int {
+        stub.requests.filter { $0.path == FullStackFixtures.googlePath && $0.target.contains(isbn) }.count
     }
 }
