@@ -13,14 +13,21 @@
 - deploy/nginx.conf names exactly the replica services, and nginx accepts it (`nginx -t`,
   through `scripts/cluster.sh check-nginx`, which rewrites the addresses to loopback exactly
   as `make cluster` does before running it).
+- `make cluster` itself (scripts/cluster.sh on the same binary): answers through nginx,
+  one ETag whichever replica answers, answers from Redis, no failed request when a replica
+  is SIGKILLed, and every process stopped by Ctrl-C.
 
 Exit status 0 when every check passes; each failure is printed.
 """
 
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 
 import yaml
 
@@ -47,6 +54,71 @@ def seconds(text):
 def expand(value):
     """`${NAME:-default}` / `${NAME}` as compose expands them when NAME is unset."""
     return re.sub(r"\$\{[A-Z0-9_]+(?::?-([^}]*))?\}", lambda m: m.group(1) or "", str(value))
+
+
+def get(url, headers=None):
+    """(status, headers dict with lower-case names, body) of a GET; status 0 when it failed."""
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+    except OSError:
+        return 0, {}, b""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def check_cluster():
+    """`make cluster` for real (scripts/cluster.sh with the debug binary): requests through
+    nginx running deploy/nginx.conf reach the replicas and share Redis; a replica SIGKILLed
+    costs no request (nginx retries on the next); Ctrl-C stops every process by its PID."""
+    if not os.access(BIN, os.X_OK):
+        return
+    lb_port = free_port()
+    env = dict(os.environ, CLUSTER_BIN=BIN, CLUSTER_SKIP_BUILD="1", CLUSTER_PORT=str(lb_port), TOKEN="deploy-test-token")
+    script = subprocess.Popen(["bash", os.path.join(ROOT, "scripts", "cluster.sh")], env=env, cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pids, replicas, lines = {}, [], []
+    deadline = time.monotonic() + 90
+    try:
+        for line in script.stdout:
+            lines.append(line)
+            m = re.match(r"\s+replica \d+\s+http://127\.0\.0\.1:(\d+)\s+\(pid (\d+)", line)
+            if m:
+                replicas.append((int(m.group(1)), int(m.group(2))))
+            m = re.match(r"\s+(redis|stub upstream)\s+\S+\s+\(pid (\d+)", line) or re.match(r"\s+load balancer\s+\S+\s+\(nginx pid (\d+)", line)
+            if m:
+                pids[line.split()[0]] = int(m.groups()[-1])
+            if line.startswith("Try:") or time.monotonic() > deadline:
+                break
+        if not check(len(replicas) == 3 and len(pids) == 3,
+                     f"make cluster started 3 replicas, redis, nginx and the stub: {''.join(lines)}{script.stderr.read() if script.poll() is not None else ''}"):
+            return
+        lb = f"http://127.0.0.1:{lb_port}"
+        answers = [get(lb + "/v1/rates/USD") for _ in range(6)]
+        check(all(a[0] == 200 for a in answers), f"through nginx: {[a[0] for a in answers]}")
+        check(len({a[1].get("etag") for a in answers}) == 1, "one ETag whichever replica answered")
+        check(any("detail=redis" in a[1].get("cache-status", "") for a in answers),
+              f"a replica answered from Redis: {[a[1].get('cache-status') for a in answers]}")
+        os.kill(replicas[0][1], 9)
+        after = [get(lb + "/v1/rates/USD")[0] for _ in range(9)]
+        check(after == [200] * 9, f"with replica 1 killed, nginx sends to the others: {after}")
+    finally:
+        script.send_signal(2)  # Ctrl-C
+        try:
+            script.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            script.kill()
+            failures.append("make cluster did not stop within 30 s of Ctrl-C")
+    gone = lambda pid: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    left = [pid for pid in [p for _, p in replicas] + list(pids.values()) if not gone(pid)]
+    check(not left, f"Ctrl-C stopped every process of make cluster (left: {left})")
 
 
 def main():
@@ -99,6 +171,8 @@ def main():
     result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "cluster.sh"), "check-nginx"],
                             capture_output=True, text=True, timeout=120)
     check(result.returncode == 0, f"nginx -t on deploy/nginx.conf: {result.stderr.strip()}")
+
+    check_cluster()
 
     for failure in failures:
         print("FAIL:", failure, file=sys.stderr)
