@@ -6,15 +6,6 @@ import Testing
 import TestSupport
 @testable import Almanac
 
-private struct Text: SharedCacheValue {
-    var text: String
-    var cacheCost: Int { text.utf8.count }
-    var cacheValidator: String { "t-\(text)" }
-    var sharedCacheBytes: [UInt8] { Array(text.utf8) }
-    init(_ text: String) { self.text = text }
-    init?(sharedCacheBytes: [UInt8]) { text = String(decoding: sharedCacheBytes, as: UTF8.self) }
-}
-
 /// `cache.redis.*`, `/readyz`, `/metrics`, `Cache-Status` and admin purges with a shared cache.
 @Suite struct SharedCacheWiringTests {
     private static let token = "shared-cache-admin-token"
@@ -87,6 +78,17 @@ private struct Text: SharedCacheValue {
         #expect(!AlmanacMetrics.makeRegistry(.init(http: HTTPMetrics())).render().contains("almanac_cache_l2"))
     }
 
+    /// Every family is in docs/operations.md's metrics table (by full name, or as `_suffix`
+    /// after a sibling's full name on the same row).
+    @Test func everySharedFamilyIsDocumented() throws {
+        let doc = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `almanac_cache_l2_") }
+        for family in SharedCacheMetrics.families(SharedCacheStats()) {
+            let suffix = "`_" + family.name.dropFirst("almanac_cache_l2_".count) + "`"
+            #expect(rows.contains { $0.contains("`\(family.name)`") || $0.contains(suffix) }, "\(family.name) undocumented")
+        }
+    }
+
     @Test func aSharedHitSaysRedisInCacheStatus() {
         let shared = HTTPCaching.Freshness(outcome: .hit, ageSeconds: 4, freshnessLeftSeconds: 56, shared: true)
         #expect(HTTPCaching.cacheStatus(shared) == "almanac; hit; detail=redis")
@@ -96,7 +98,7 @@ private struct Text: SharedCacheValue {
         #expect(response.headers["Cache-Status"] == "almanac; hit; detail=redis")
         #expect(response.headers["X-Cache"] == "HIT" && response.headers["Age"] == "4")
         #expect(response.headers["Cache-Control"] == "public, max-age=56")
-        let lookup = CacheLookup(value: Text("x"), outcome: .hit, ageSeconds: 1, freshnessLeftSeconds: 2, validator: "v",
+        let lookup = CacheLookup(value: SharedText("x"), outcome: .hit, ageSeconds: 1, freshnessLeftSeconds: 2, validator: "v",
                                  source: .shared)
         #expect(HTTPCaching.Freshness(lookup).shared)
     }
@@ -114,8 +116,8 @@ private struct Text: SharedCacheValue {
         await a.startSharedLayer()
         await b.startSharedLayer()
         for store in [a, b] {
-            _ = try await store.namespace("rates", keyType: String.self, valueType: Text.self).value(for: "table") {
-                CacheLoad(value: Text("t"), ttlSeconds: 60, staleSeconds: 0)
+            _ = try await store.namespace("rates", keyType: String.self, valueType: SharedText.self).value(for: "table") {
+                CacheLoad(value: SharedText("t"), ttlSeconds: 60, staleSeconds: 0)
             }
         }
         #expect(b.stats()["rates"]?.entries == 1)

@@ -1,21 +1,7 @@
 import TestSupport
 @testable import Cache
 
-/// A value that can travel through the shared layer; a text starting with "!" cannot be read
-/// back (a value written by a future, incompatible version).
-struct Note: SharedCacheValue, Equatable {
-    var text: String
-    var cacheCost: Int { text.utf8.count }
-    var cacheValidator: String { "n-\(text)" }
-    var sharedCacheBytes: [UInt8] { Array(text.utf8) }
-
-    init(_ text: String) { self.text = text }
-
-    init?(sharedCacheBytes: [UInt8]) {
-        guard let text = String(validating: sharedCacheBytes, as: UTF8.self), !text.hasPrefix("!") else { return nil }
-        self.text = text
-    }
-}
+typealias Note = SharedText
 
 /// Replicas sharing one in-memory L2 and one manual clock (monotonic and wall-clock alike, so
 /// every time is exact).
