@@ -20,7 +20,8 @@ public enum SharedCacheValueProbe {
     }
 
     /// Damages `value`'s bytes in `cases` random ways (bit flips, replaced, inserted and deleted
-    /// bytes, overwritten runs) plus every truncation and every other tag and version byte.
+    /// bytes, overwritten runs, random bytes behind the header) plus every truncation and every
+    /// other tag and version byte.
     /// Truncations, appended bytes and another format are always nil; any other damage gives
     /// nil or a value that is self-consistent: it re-encodes to exactly the damaged bytes and
     /// reads back equal with the same validator. The process must not trap on any of it.
@@ -46,14 +47,17 @@ public enum SharedCacheValueProbe {
             var damaged = bytes
             // Never the first two bytes: damage in the header is covered above.
             let at = 2 + Int(random.next() % UInt64(bytes.count - 2))
-            switch random.next() % 5 {
+            switch random.next() % 6 {
             case 0: damaged[at] ^= UInt8(1) << UInt8(random.next() % 8)
             case 1: damaged[at] = UInt8(truncatingIfNeeded: random.next())
             case 2: damaged.insert(UInt8(truncatingIfNeeded: random.next()), at: at)
             case 3: damaged.remove(at: at)
-            default:
+            case 4:
                 let end = min(damaged.count, at + 1 + Int(random.next() % 16))
                 for i in at..<end { damaged[i] = UInt8(truncatingIfNeeded: random.next()) }
+            default:
+                // The right header, then random bytes.
+                damaged = Array(bytes[0..<2]) + random.bytes(maxCount: 64)
             }
             if let finding = selfConsistencyFinding(Value.self, damaged) { findings.append("case \(n): \(finding)") }
         }

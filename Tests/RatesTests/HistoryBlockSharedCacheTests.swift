@@ -47,14 +47,9 @@ import Testing
     /// The history code indexes rows by day without checks of its own: rows shorter or longer
     /// than the day count, negative values, days or times outside the years 0000–9999 are refused.
     @Test func blocksNoServiceMakesAreRefused() {
+        // `HistoryBlock.init` checks nothing, so its writer makes the records no service would.
         func record(firstDay: Int64 = 20_000, dayCount: Int = 2, fetchedAt: Int64 = 1, rows: [String: [Int64]] = ["USD": [1, 0]]) -> [UInt8] {
-            var writer = BinaryRecordWriter(format: HistoryBlock.sharedFormat)
-            writer.write(firstDay)
-            writer.write(dayCount)
-            writer.write(fetchedAt)
-            writer.write(true)
-            writer.writeMap(rows) { writer, row in writer.writeArray(row) { $0.write($1) } }
-            return writer.bytes
+            HistoryBlock(firstDay: firstDay, dayCount: dayCount, series: rows, fetchedAt: fetchedAt).sharedCacheBytes
         }
         #expect(HistoryBlock(sharedCacheBytes: record()) != nil)
         #expect(HistoryBlock(sharedCacheBytes: record(rows: ["USD": [1]])) == nil)
@@ -64,7 +59,12 @@ import Testing
         #expect(HistoryBlock(sharedCacheBytes: record(firstDay: 2_932_896, dayCount: 1, rows: [:])) != nil)
         #expect(HistoryBlock(sharedCacheBytes: record(firstDay: 2_932_896, dayCount: 2, rows: [:])) == nil)
         #expect(HistoryBlock(sharedCacheBytes: record(firstDay: -719_529, dayCount: 0, rows: [:])) == nil)
-        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: Int64.max, dayCount: Int.max, rows: [:])) == nil)
+        #expect(HistoryBlock(sharedCacheBytes: record(firstDay: Int64.max, dayCount: 1, rows: [:])) == nil)
+        // A day count whose cost would overflow (no `HistoryBlock` can even be made with it).
+        var huge = BinaryRecordWriter(format: HistoryBlock.sharedFormat)
+        huge.write(Int64(0))
+        huge.write(Int.max)
+        #expect(HistoryBlock(sharedCacheBytes: huge.bytes) == nil)
         #expect(HistoryBlock(sharedCacheBytes: record(fetchedAt: Int64.min)) == nil)
         var wrongVersion = Self.block.sharedCacheBytes
         wrongVersion[1] = 9

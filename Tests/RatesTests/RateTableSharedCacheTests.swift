@@ -31,6 +31,26 @@ import Testing
         #expect(decoded?.rate("EUR")?.description == "84000.12345678901234567890123456789")
     }
 
+    /// What a replica serves from a table it read from the shared layer is byte for byte what
+    /// the replica that loaded it serves, on every rates route, errors included.
+    @Test func aDecodedTableRendersTheSameBytes() throws {
+        let table = RateTable(rates: ["USD": Decimal(string: "91234.56")!, "EUR": Decimal(string: "84000.123456789012345678901234567890")!,
+                                      "JPY": Decimal(string: "13700000")!, "PLN": Decimal(string: "371234.5")!],
+                              updated: 1_764_000_000, source: "coindesk",
+                              upstreamCurrencies: Self.full.upstreamCurrencies, unavailable: Self.full.unavailable)
+        let decoded = try #require(RateTable(sharedCacheBytes: table.sharedCacheBytes))
+        let queries: [RatesQuery] = [
+            .rates(base: "BTC", symbols: nil), .rates(base: "EUR", symbols: ["USD", "PLN"]), .rate(code: "JPY", base: "USD"),
+            .convert(from: "EUR", to: "PLN", amount: Decimal(string: "12.5")!), .currencies, .bpiCurrentPrice,
+            .bpiCurrentPriceIn(code: "PLN"), .bpiSupportedCurrencies, .rate(code: "GBP", base: "USD"), .rates(base: "XYZ", symbols: nil),
+        ]
+        for query in queries {
+            let original = Result { () throws(RatesInputError) in try RatesRenderer.render(query, table: table) }
+            let fromBytes = Result { () throws(RatesInputError) in try RatesRenderer.render(query, table: decoded) }
+            #expect(original == fromBytes, "\(query)")
+        }
+    }
+
     @Test func edgeTablesRoundTrip() {
         let tables = [
             RateTable(rates: [:], updated: 0, source: ""),
