@@ -128,8 +128,25 @@ stub_fault none delay_ms=0
 emit ""
 emit "Median Google Books requests per burst: $(median "${UPS[@]}") (target 1)."
 emit ""
+# What each replica's shared layer counted over the whole run: errors and resyncs explain a
+# miss or a second upstream request where a hit was expected (a Redis call past
+# cache.redis.timeoutMs is an error, and a reconnect expires the replica's shared entries).
+emit "## The shared layer's own counters, per replica, over the whole run"
+emit ""
+emit "| replica | l2_up | hits | stale hits | misses | errors | lock waits | takeovers | wait timeouts | stores | resyncs |"
+emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for i in 0 1 2; do
-  kill -0 "${REPLICA_PIDS[$i]}" 2>/dev/null || emit "**replica $((i + 1)) died** (see its stderr)"
+  if ! kill -0 "${REPLICA_PIDS[$i]}" 2>/dev/null; then emit "| $((i + 1)) | **died** (see its stderr) | | | | | | | | | |"; continue; fi
+  emit "$(curl -s "http://127.0.0.1:${REPLICA_PORTS[$i]}/metrics" | "$PYTHON" -c '
+import sys
+v = {}
+for line in sys.stdin:
+    if line.startswith("almanac_cache_l2_"):
+        name, _, value = line.rpartition(" ")
+        v[name[len("almanac_cache_l2_"):]] = value.strip()
+names = ["up", "hits_total", "stale_hits_total", "misses_total", "errors_total", "lock_waits_total",
+         "takeovers_total", "wait_timeouts_total", "stores_total", "resyncs_total"]
+print("| '"$((i + 1))"' | " + " | ".join(v.get(n, "-") for n in names) + " |")')"
 done
 
 cp "$REPORT" "$OUT"
