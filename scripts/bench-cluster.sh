@@ -17,6 +17,7 @@
 #   BENCH_SKIP_BUILD=1 scripts/bench-cluster.sh     reuse .build/release/almanac
 #   BENCH_QUICK=1                                   500 keys, 300 connections, one run
 #   CLUSTER_RUNS=3                                  runs of each (the report gives each and the median)
+#   ALMANAC_CACHE_REDIS_TIMEOUT_MS=250              any ALMANAC_* setting reaches the replicas
 #
 # The replicas run with the defaults a deployment has (cache.redis.timeoutMs 50 included),
 # except every provider at the stub, no provider budget (the stub is not a public API) and
@@ -77,6 +78,7 @@ emit "# almanac evidence: scripts/bench-cluster.sh (three replicas, one Redis)"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$0\` (BENCH_QUICK=${BENCH_QUICK:-0}): $KEYS keys, a burst of $BURST, $RUNS run(s)"
+emit "- cache.redis.timeoutMs: ${ALMANAC_CACHE_REDIS_TIMEOUT_MS:-50 (the default)}"
 emit "- topology: 3 release replicas + redis-server $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p') + the stub upstream (scripts/stub_upstream.py), all on 127.0.0.1; the machine is shared with other work, so figures are indicative"
 emit ""
 emit "## An L2 hit: cold L1, warm Redis"
