@@ -236,7 +236,7 @@ log "running scripts/bench-cluster.sh"
 emit "## A cluster: three replicas sharing Redis (scripts/bench-cluster.sh)"
 emit ""
 (cd "$ROOT" && BENCH_SKIP_BUILD=1 BENCH_QUICK="$QUICK" timeout 900 bash scripts/bench-cluster.sh 2>/dev/null |
-  sed -n '/^- topology/p; /^## An L2 hit/,$p' | sed 's/^## /### /') >>"$REPORT" || emit "(exit status $?)"
+  sed -n '/^- cache.redis/p; /^- topology/p; /^## An L2 hit/,$p' | sed 's/^## /### /') >>"$REPORT" || emit "(exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- at the connection limit
