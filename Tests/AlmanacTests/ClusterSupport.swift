@@ -74,7 +74,10 @@ final class Cluster: Sendable {
             "ALMANAC_CACHE_REDIS_URL": redis.url,
             "ALMANAC_CACHE_REDIS_TIMEOUT_MS": "1000",
             "ALMANAC_UPSTREAM_RETRIES": "0",
-            "ALMANAC_UPSTREAM_TIMEOUT_MS": "10000",
+            // Roomy: a test holds an upstream answer until every replica is waiting for it,
+            // and the waiters' patience is this deadline (the suite may share 2 cores).
+            "ALMANAC_UPSTREAM_TIMEOUT_MS": "30000",
+            "ALMANAC_UPSTREAM_REQUEST_DEADLINE_MS": "30000",
             "ALMANAC_UPSTREAM_BREAKER_FAILURES": "1000",
         ]
         for provider in ["RATES_COINBASE", "RATES_COINGECKO", "RATES_COINDESK", "RATES_BITSTAMP",
