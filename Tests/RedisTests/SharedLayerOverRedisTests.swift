@@ -23,9 +23,10 @@ struct SharedLayerOverRedisTests {
         var value: Int { count.withLock { $0 } }
     }
 
-    static func replica(_ server: RedisServerProcess) throws -> (CacheStore, RedisSharedCacheBackend) {
+    static func replica(_ server: RedisServerProcess, timeoutMilliseconds: Int = 2_000) throws -> (CacheStore, RedisSharedCacheBackend) {
         let backend = RedisSharedCacheBackend(client: RedisClient(configuration: RedisConfiguration(
-            url: try RedisURL(parsing: server.url), timeoutMilliseconds: 2_000)))
+            url: try RedisURL(parsing: server.url), timeoutMilliseconds: timeoutMilliseconds,
+            reconnectInitialDelayMilliseconds: 20, reconnectMaximumDelayMilliseconds: 100)))
         let layer = SharedCacheLayer(backend: backend, settings: .init(keyPrefix: Array("it:".utf8), lockMilliseconds: 10_000),
                                      availability: { backend.client.isAvailable })
         return (CacheStore(limits: CacheLimits(), shared: layer), backend)
@@ -60,6 +61,32 @@ struct SharedLayerOverRedisTests {
 
         await backendA.shutdown()
         await backendB.shutdown()
+        await server.stop()
+    }
+
+    /// A stalled Redis (SIGSTOP: connections accepted, nothing answered) costs a miss one call
+    /// timeout, then the value is loaded from upstream as without Redis; resumed, Redis is used
+    /// again.
+    @Test func aStalledRedisIsSkippedWithinItsTimeout() async throws {
+        let server = try await RedisServerProcess.start()
+        let (store, backend) = try Self.replica(server, timeoutMilliseconds: 100)
+        let loads = Loads()
+        let notes = store.namespace("notes", keyType: String.self, valueType: Note.self)
+        _ = try await notes.value(for: "warm", load: loads.load("w"))
+        #expect(store.shared?.isAvailable == true)
+
+        server.pause()
+        let served = try await notes.value(for: "cold", load: loads.load("c"))
+        #expect(served.outcome == .miss && served.value.text == "c")
+        #expect(loads.value == 2)
+        #expect((store.shared?.stats().errors ?? 0) >= 1)
+        #expect(await waitUntil { store.shared?.isAvailable == false }, "reported down")
+
+        server.resume()
+        #expect(await waitUntil { store.shared?.isAvailable == true }, "reported up again")
+        _ = try await notes.value(for: "later", load: loads.load("l"))
+        #expect(await waitUntil { (try? await backend.client.get("it:c1:notes:later")) != nil }, "stored in Redis again")
+        await backend.shutdown()
         await server.stop()
     }
 }
