@@ -78,7 +78,7 @@ struct ClusterTests {
 
     /// An answer stored by one replica is served by another from Redis (`X-Cache: HIT`,
     /// `Cache-Status: …; detail=redis`), with the same bytes, `ETag` and age; a validator from
-    /// one replica is honoured by another (304).
+    /// one replica is honoured by another (304). Rates, a book, a history range.
     @Test func sameAnswerAndETagOnEveryReplicaAndConditionalRequestsAcrossThem() async throws {
         try await Cluster.run { cluster in
             let first = try await cluster.get(0, "/v1/rates")
@@ -119,6 +119,20 @@ struct ClusterTests {
             #expect(elsewhere.header("Cache-Status")?.contains("detail=redis") == true, "\(elsewhere.header("Cache-Status") ?? "-")")
             #expect(cluster.stub.requestCount(for: F.coinbasePath) == 1)
             #expect(cluster.stub.requestCount(for: F.googlePath) == 1)
+
+            // History: the blocks of daily closes replica 0 loaded serve replica 1 from Redis.
+            let range = "/v1/bpi/historical/close.json?start=2024-01-01&end=2024-03-31"
+            func blockRequests() -> Int { cluster.stub.requests.filter { $0.path.hasPrefix(HistoryStub.bitstampPrefix) }.count }
+            let history = try await cluster.get(0, range)
+            #expect(history.status == 200, "\(history.text)")
+            let blocks = blockRequests()
+            #expect(blocks >= 1)
+            let sharedHistory = try await cluster.get(1, range)
+            #expect(sharedHistory.status == 200)
+            #expect(sharedHistory.header("Cache-Status")?.contains("detail=redis") == true, "\(sharedHistory.header("Cache-Status") ?? "-")")
+            #expect(sharedHistory.header("ETag") == history.header("ETag"))
+            #expect(sharedHistory.body == history.body)
+            #expect(blockRequests() == blocks, "no block asked twice")
         }
     }
 
