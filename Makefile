@@ -7,7 +7,7 @@ FUZZ_SMOKE_SECONDS ?= 15
 FUZZ_SECONDS ?= 600
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: run test build release deps test-deps docker-deps bench fuzz soak clean docker-check demo tour
+.PHONY: run test build release deps test-deps docker-deps bench fuzz soak clean docker-check demo tour cluster
 
 ## The git commit every build embeds (`almanac --version`, `GET /`, almanac_build_info), read
 ## by Package.swift from the environment: `-dirty` when tracked files have changes. Outside a
@@ -36,16 +36,17 @@ docker-deps:
 	fi
 
 ## Test-only Python packages: forex-python (with requests, simplejson), whose BtcConverter the
-## history end-to-end test drives against almanac. Installed only when not importable.
+## history end-to-end test drives against almanac; PyYAML and nginx for the deployment check
+## (scripts/deploy_test.py). Installed only when missing.
 test-deps:
-	@command -v jq >/dev/null && command -v curl >/dev/null || { \
-	  echo "installing jq curl (the README tour's commands)"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl; }
-	@python3 -c "import forex_python.bitcoin, requests" 2>/dev/null || { \
-	  echo "installing forex-python (test dependency)"; \
+	@command -v jq >/dev/null && command -v curl >/dev/null && command -v nginx >/dev/null || { \
+	  echo "installing jq curl (the README tour's commands) nginx-light (nginx -t on deploy/nginx.conf)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl nginx-light; }
+	@python3 -c "import forex_python.bitcoin, requests, yaml" 2>/dev/null || { \
+	  echo "installing forex-python, PyYAML (test dependencies)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }; \
-	  python3 -m pip install --quiet --disable-pip-version-check forex-python requests 2>/dev/null \
-	    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages forex-python requests; }
+	  python3 -m pip install --quiet --disable-pip-version-check forex-python requests pyyaml 2>/dev/null \
+	    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages forex-python requests pyyaml; }
 
 build: deps
 	$(SWIFT) build
@@ -57,13 +58,15 @@ release: deps
 run: release
 	./.build/release/almanac serve --config $(CONFIG)
 
-## Every test (unit + end-to-end), the README tour against `make demo`, the Docker runtime
+## Every test (unit + end-to-end, the three-replica cluster included), the deployment files
+## (scripts/deploy_test.py), the README tour against `make demo`, the Docker runtime
 ## check, then every libFuzzer target for
 ## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
 ## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
 test: deps test-deps docker-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	DEPLOY_BIN=.build/debug/almanac python3 scripts/deploy_test.py
 	DEMO_BIN=.build/debug/almanac DEMO_SKIP_BUILD=1 python3 scripts/tour_test.py
 	$(SUDO) ./scripts/docker-check.sh
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
@@ -72,6 +75,12 @@ test: deps test-deps docker-deps
 ## tour runs offline exactly as shown. Ctrl-C stops both.
 demo: release
 	DEMO_SKIP_BUILD=1 scripts/demo.sh
+
+## The cluster of deploy/compose.yaml as processes on this machine: redis-server, three
+## replicas sharing it, nginx in front on :8080 (CLUSTER_PORT), the demo's stub upstream.
+## Ctrl-C stops everything.
+cluster: release
+	CLUSTER_SKIP_BUILD=1 scripts/cluster.sh
 
 ## Every command of the README's quick tour, run against `make demo`, must print what it shows.
 tour: release

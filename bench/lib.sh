@@ -148,19 +148,104 @@ almanac_env() {
 }
 
 # start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to
-# $APP_STDOUT (default /dev/null), stderr to $WORK/almanac.err. ALMANAC_FIXED_PORT: listen
-# there instead of on a free port (make demo's 8080).
+# $APP_STDOUT (default /dev/null), stderr to $APP_STDERR (default $WORK/almanac.err).
+# ALMANAC_FIXED_PORT: listen there instead of on a free port (make demo's 8080).
 start_almanac() {
   APP_PORT="${ALMANAC_FIXED_PORT:-$(free_port)}"
   APP="http://127.0.0.1:$APP_PORT"
+  local err="${APP_STDERR:-$WORK/almanac.err}"
   almanac_env
-  "$APP_BIN" serve >"${APP_STDOUT:-/dev/null}" 2>"$WORK/almanac.err" &
+  "$APP_BIN" serve >"${APP_STDOUT:-/dev/null}" 2>"$err" &
   APP_PID=$!
   track_pid "$APP_PID"
   if ! wait_http "$APP/healthz" 30; then
-    tail -30 "$WORK/almanac.err" >&2
+    tail -30 "$err" >&2
     die "almanac did not answer /healthz"
   fi
+}
+
+# ---------------------------------------------------------------- a cluster: redis + replicas
+# redis_ping PORT — true when a Redis on 127.0.0.1:PORT answers PING (bash /dev/tcp, no client).
+redis_ping() {
+  local reply=""
+  { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+  printf 'PING\r\n' >&3
+  read -r -t 1 reply <&3 || true
+  exec 3<&- 3>&-
+  [ "${reply%$'\r'}" = "+PONG" ]
+}
+
+# start_redis — redis-server on 127.0.0.1:$REDIS_PORT (a free port unless set: a restart keeps
+# it), persistence off, stopped by PID on exit. Sets REDIS_PORT, REDIS_PID, REDIS_URL.
+start_redis() {
+  need_cmd redis-server redis-server
+  REDIS_PORT="${REDIS_PORT:-$(free_port)}"
+  REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
+    --dir "$WORK" --loglevel warning >>"$WORK/redis.log" 2>&1 &
+  REDIS_PID=$!
+  track_pid "$REDIS_PID"
+  local i
+  for ((i = 0; i < 100; i++)); do
+    redis_ping "$REDIS_PORT" && return 0
+    sleep 0.1
+  done
+  tail -20 "$WORK/redis.log" >&2
+  die "redis-server did not answer PING on port $REDIS_PORT"
+}
+
+# start_replicas N — N almanac processes (start_almanac each, free ports) sharing $REDIS_URL as
+# their second cache layer. Sets REPLICA_PORTS, REPLICA_PIDS (arrays, replica i at index i-1);
+# replica i logs to $WORK/replica-i.out (access log, with APP_STDOUT unset) and .err.
+start_replicas() {
+  local n="$1" i
+  REPLICA_PORTS=(); REPLICA_PIDS=()
+  export ALMANAC_CACHE_REDIS_URL="$REDIS_URL"
+  for ((i = 1; i <= n; i++)); do
+    APP_STDOUT="${APP_STDOUT:-$WORK/replica-$i.out}" APP_STDERR="$WORK/replica-$i.err" start_almanac
+    REPLICA_PORTS+=("$APP_PORT"); REPLICA_PIDS+=("$APP_PID")
+  done
+}
+
+# render_lb_config OUT LB_PORT PORT... — deploy/nginx.conf (what compose runs) for this machine:
+# `listen 127.0.0.1:LB_PORT`, replica i at 127.0.0.1:PORT_i, temp files under OUT's directory.
+# Fails when the file no longer has the lines it rewrites, so the two cannot drift apart.
+render_lb_config() {
+  local out="$1" lb="$2" dir i=1 port
+  shift 2
+  mkdir -p "$(dirname "$out")"
+  dir="$(cd "$(dirname "$out")" && pwd)"
+  mkdir -p "$dir/tmp" "$dir/logs"
+  local args=(-e "s|^\([[:space:]]*\)listen 8080;|\1listen 127.0.0.1:$lb;|"
+              -e "s|^http {|http {\n  client_body_temp_path $dir/tmp/body;\n  proxy_temp_path $dir/tmp/proxy;\n  fastcgi_temp_path $dir/tmp/fastcgi;\n  uwsgi_temp_path $dir/tmp/uwsgi;\n  scgi_temp_path $dir/tmp/scgi;|")
+  for port in "$@"; do
+    args+=(-e "s|server almanac$i:8080 |server 127.0.0.1:$port |")
+    i=$((i + 1))
+  done
+  sed "${args[@]}" "$ROOT/deploy/nginx.conf" >"$out"
+  grep -q "listen 127.0.0.1:$lb;" "$out" || die "deploy/nginx.conf: no 'listen 8080;' line to rewrite"
+  ! grep -Eq "server almanac[0-9]+:8080" "$out" || die "deploy/nginx.conf names more replicas than were started"
+  [ "$(grep -c "server 127.0.0.1:" "$out")" = "$#" ] || die "deploy/nginx.conf does not name $# replicas"
+}
+
+# nginx_check DIR CONF — `nginx -t` on CONF with prefix DIR (error log DIR/logs/error.log).
+nginx_check() {
+  nginx -t -q -e "$1/logs/error.log" -p "$1" -c "$2" -g "pid $1/nginx.pid;" 2>"$1/logs/test.log" ||
+    { cat "$1/logs/test.log" >&2; die "nginx config test failed: $2"; }
+}
+
+# run_nginx DIR CONF URL — checks CONF, starts nginx in the foreground of a background job
+# (prefix DIR, pid file DIR/nginx.pid), waits until URL answers. Sets NGINX_PID (master).
+run_nginx() {
+  local dir="$1" conf="$2" url="$3"
+  need_cmd nginx nginx-light
+  # Workers run as an unprivileged user when the master is root: let them reach the files.
+  chmod 711 "$WORK"; chmod -R a+rX "$dir"
+  nginx_check "$dir" "$conf"
+  nginx -e "$dir/logs/error.log" -p "$dir" -c "$conf" -g "pid $dir/nginx.pid; daemon off;" 2>>"$dir/logs/error.log" &
+  NGINX_PID=$!
+  track_pid "$NGINX_PID"
+  wait_http "$url" 10 || { cat "$dir/logs/error.log" >&2; die "nginx did not start"; }
 }
 
 admin() { # admin METHOD PATH
@@ -199,19 +284,14 @@ machine_header() {
 # error; its log is $WORK/nginx/logs/error.log). Sets NGINX_PORT, NGINX_PID (master), NGINX.
 start_nginx() {
   local body="$1" ctype="$2" urlpath="$3" dir="$WORK/nginx"
-  need_cmd nginx nginx-light
   mkdir -p "$dir/www$(dirname "$urlpath")" "$dir/tmp" "$dir/logs"
   cp "$body" "$dir/www$urlpath"
-  # Workers run as an unprivileged user when the master is root: let them read the body.
-  chmod 711 "$WORK"; chmod -R a+rX "$dir/www"; chmod 755 "$dir"
   NGINX_PORT="$(free_port)"
   NGINX="http://127.0.0.1:$NGINX_PORT"
   cat >"$dir/nginx.conf" <<NGX
 worker_processes ${NGINX_WORKERS:-2};
 worker_rlimit_nofile 20000;
-pid $dir/nginx.pid;
 error_log $dir/logs/error.log ${NGINX_ERROR_LOG_LEVEL:-error};
-daemon off;
 events { worker_connections ${NGINX_WORKER_CONNECTIONS:-16384}; multi_accept on; }
 http {
   access_log ${NGINX_ACCESS_LOG:-off};
@@ -234,12 +314,7 @@ http {
   }
 }
 NGX
-  nginx -t -q -e "$dir/logs/error.log" -p "$dir" -c "$dir/nginx.conf" 2>"$dir/logs/test.log" ||
-    { cat "$dir/logs/test.log" >&2; die "nginx config test failed"; }
-  nginx -e "$dir/logs/error.log" -p "$dir" -c "$dir/nginx.conf" 2>>"$dir/logs/error.log" &
-  NGINX_PID=$!
-  track_pid "$NGINX_PID"
-  wait_http "$NGINX$urlpath" 10 || { cat "$dir/logs/error.log" >&2; die "nginx did not start"; }
+  run_nginx "$dir" "$dir/nginx.conf" "$NGINX$urlpath"
 }
 
 nginx_pids() { # master + workers

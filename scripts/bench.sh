@@ -8,7 +8,8 @@
 #   BENCH_QUICK=1 scripts/bench.sh   smoke run: every duration tiny
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
 #   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
-#   (always run: scripts/storm.sh, the quota storm against a provider answering 429)
+#   (always run: scripts/storm.sh, the quota storm against a provider answering 429, and
+#   scripts/bench-cluster.sh, three replicas sharing Redis)
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
 #   BENCH_ACCESS_LOG=1               both servers log every request to a file: almanac at
 #                                    log level info (its production default; JSON lines),
@@ -227,6 +228,16 @@ log "running scripts/storm.sh"
 emit "## Quota storm (scripts/storm.sh)"
 emit ""
 (cd "$ROOT" && BENCH_SKIP_BUILD=1 timeout 300 bash scripts/storm.sh 2>/dev/null | sed -n '/^| figure/,$p') >>"$REPORT" || emit "(exit status $?)"
+
+# ---------------------------------------------------------------- a cluster
+# Three replicas of its own sharing one redis-server: an L2 hit's latency, and one cold key
+# asked 1,000 times at once across the replicas.
+log "running scripts/bench-cluster.sh"
+emit "## A cluster: three replicas sharing Redis (scripts/bench-cluster.sh)"
+emit ""
+(cd "$ROOT" && BENCH_SKIP_BUILD=1 BENCH_QUICK="$QUICK" timeout 900 bash scripts/bench-cluster.sh 2>/dev/null |
+  sed -n '/^- cache.redis/p; /^- topology/p; /^## An L2 hit/,$p' | sed 's/^## /### /') >>"$REPORT" || emit "(exit status $?)"
+emit ""
 
 # ---------------------------------------------------------------- at the connection limit
 emit "## At the connection limit (scripts/bench-limit.sh)"

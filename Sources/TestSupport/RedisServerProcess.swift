@@ -80,8 +80,7 @@ public final class RedisServerProcess: @unchecked Sendable {
         let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                          "--daemonize", "no", "--dir", "/tmp", "--loglevel", "warning", "--logfile", ""] + extraArguments
         let server = try Self.spawn(executable, arguments)
-        let watchdog = (try? Self.spawn("/bin/sh", ["-c", "while kill -0 $0 2>/dev/null && kill -0 $1 2>/dev/null; do sleep 0.5; done; kill -9 $1 2>/dev/null",
-                                                    String(getpid()), String(server)])) ?? 0
+        let watchdog = ChildProcess.watchdog(killing: server)
         lock.withLock {
             serverPID = server
             watchdogPID = watchdog
@@ -144,32 +143,9 @@ public final class RedisServerProcess: @unchecked Sendable {
         }
     }
 
-    /// `posix_spawn` with stdout/stderr on /dev/null, an empty signal mask and default signal
-    /// handlers: the test process runs on threads that block most signals and ignores SIGPIPE,
-    /// and a child inheriting that would ignore SIGTERM (Foundation's `Process` lets it inherit).
+    /// `posix_spawn` with output on /dev/null and a clean signal state (`ChildProcess.spawn`).
     private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw Failure(description: "posix_spawn \(path): \(String(cString: strerror(rc)))") }
-        return pid
+        try ChildProcess.spawn(path, arguments)
     }
 }
 

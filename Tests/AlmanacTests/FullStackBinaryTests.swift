@@ -14,73 +14,46 @@ enum AlmanacBinary {
     static var exists: Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
     /// A spawned process with its output going to files in a fresh directory, which is also
-    /// its working directory (so no `config/almanac.json` is picked up by accident).
+    /// its working directory (so no `config/almanac.json` is picked up by accident). Started
+    /// with a clean signal state and stopped by its PID (`ChildProcess`).
     final class Spawned: Sendable {
-        let process: Process
+        let child: ChildProcess
         let directory: URL
-        /// Our copies of the child's output descriptors, closed once it exited (Foundation
-        /// keeps them open otherwise, one pair per spawn).
-        private let outputs: [FileHandle]
 
         init(_ arguments: [String], environment: [String: String]) throws {
             directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("almanac-full-stack-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stdout").path, contents: nil)
-            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stderr").path, contents: nil)
-            let process = Process()
-            process.executableURL = AlmanacBinary.url
-            process.arguments = arguments
             // Only what the test sets: no ALMANAC_* or PORT from the caller's environment.
-            process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
-            process.currentDirectoryURL = directory
-            process.standardInput = FileHandle.nullDevice
-            let outputs = [try FileHandle(forWritingTo: directory.appendingPathComponent("stdout")),
-                           try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))]
-            process.standardOutput = outputs[0]
-            process.standardError = outputs[1]
-            self.outputs = outputs
-            self.process = process
-            do {
-                try process.run()
-            } catch {
-                closeOutputs()
-                throw error
-            }
+            child = try ChildProcess(AlmanacBinary.url.path, arguments,
+                                     environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a },
+                                     directory: directory.path,
+                                     stdout: directory.appendingPathComponent("stdout").path,
+                                     stderr: directory.appendingPathComponent("stderr").path)
         }
 
         var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
 
+        var isRunning: Bool { child.isRunning }
+
         /// Waits for the exit within `timeout` seconds; nil (and the process killed) if it
-        /// is still running then.
+        /// is still running then. A signal's end is minus its number.
         func exitStatus(within timeout: Double) async -> Int32? {
-            let deadline = Deadline(seconds: timeout)
-            while process.isRunning, !deadline.passed { try? await Task.sleep(nanoseconds: 10_000_000) }
-            guard !process.isRunning else {
+            guard let status = await child.exitStatus(within: timeout) else {
                 kill()
                 return nil
             }
-            closeOutputs()
-            guard process.terminationReason == .exit else { return -process.terminationStatus }
-            return process.terminationStatus
+            return status
         }
 
-        func signal(_ sig: Int32) { _ = Glibc.kill(process.processIdentifier, sig) }
+        func signal(_ sig: Int32) { child.signal(sig) }
 
         /// SIGKILL, for cleanup when a test failed midway.
-        func kill() {
-            guard process.isRunning else { return }
-            signal(SIGKILL)
-            process.waitUntilExit()
-        }
-
-        func closeOutputs() {
-            for handle in outputs { try? handle.close() }
-        }
+        func kill() { child.kill() }
 
         func removeFiles() {
-            closeOutputs()
+            kill()
             try? FileManager.default.removeItem(at: directory)
         }
     }
@@ -110,19 +83,23 @@ enum AlmanacBinary {
         return up
     }
 
-    /// `almanac serve` on a free 127.0.0.1 port with `environment` added, once `/healthz`
-    /// answers 200 (30 s at most; the test fails with the child's stderr otherwise). The
-    /// caller kills and cleans up the returned process.
-    static func serving(_ environment: [String: String]) async throws -> (spawned: Spawned, port: Int) {
-        let port = try freeLoopbackPort()
+    /// `almanac serve` on 127.0.0.1:`port` (nil: a free port) with `environment` added, once
+    /// `/healthz` answers 200 (30 s at most; the test fails with the child's stderr otherwise).
+    /// The caller kills and cleans up the returned process.
+    static func serving(_ environment: [String: String], port: Int? = nil) async throws -> (spawned: Spawned, port: Int) {
+        let port = try port ?? freeLoopbackPort()
         let spawned = try Spawned(["serve"], environment: environment.merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
         ]) { _, fixed in fixed })
-        let up = await waitUntil(timeout: 30) {
+        var up = false
+        // Waits for a 200, or for the process to exit (a configuration error: no point waiting).
+        _ = await waitUntil(timeout: 30) {
+            guard spawned.isRunning else { return true }
             guard let client = try? WireClient(port: port, timeout: 5),
                   (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
-            return r.status == 200
+            up = r.status == 200
+            return up
         }
         guard up else {
             let stderr = spawned.stderr
@@ -238,7 +215,7 @@ extension FullStackTests {
             }
             #expect(waited, "readiness 503 or refused connections while draining")
             #expect(!drainEvidence.isEmpty)
-            #expect(spawned.process.isRunning, "still finishing the in-flight request")
+            #expect(spawned.isRunning, "still finishing the in-flight request")
 
             gate.open()
             let answered = try await inFlight.readResponse()
@@ -288,7 +265,7 @@ extension FullStackTests {
 
             spawned.signal(SIGHUP)
             #expect(await waitUntil { spawned.stdout.contains("SIGHUP ignored") }, "the SIGHUP log line")
-            #expect(spawned.process.isRunning, "SIGHUP does not end the process")
+            #expect(spawned.isRunning, "SIGHUP does not end the process")
             #expect(try await get("/readyz").status == 200, "nor start a shutdown")
 
             spawned.signal(SIGTERM)
@@ -311,7 +288,7 @@ extension FullStackTests {
             #expect(servedDuringDelay == 3)
             try await idle.request("GET", "/v1/currencies")
             #expect(try await idle.readResponse().status == 200)
-            #expect(spawned.process.isRunning)
+            #expect(spawned.isRunning)
 
             let status = await spawned.exitStatus(within: delay + 3 + 10)
             #expect(status == 0, "exit status \(String(describing: status)); stderr: \(spawned.stderr)")
