@@ -16,7 +16,11 @@ final class Shared<Value: Sendable>: Sendable {
     func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
 }
 
-func makeClient(timeoutMs: Int = 5000, retries: Int = 0, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
+/// The default timeout is generous on purpose: these tests are about what the client does, not
+/// about how fast a 2-core machine running the whole suite in parallel gets to it (CPU-bound
+/// suites and three-replica cluster tests can hold a test process back for seconds). Tests of
+/// timeouts and deadlines pass their own small values.
+func makeClient(timeoutMs: Int = 30_000, retries: Int = 0, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
     var configuration = HTTPClientConfiguration()
     configuration.timeoutMs = timeoutMs
     configuration.retries = retries
