@@ -147,14 +147,27 @@ public final class SharedCacheLayer: Sendable {
         var delay = settings.pollInitialMilliseconds
         var waited = false
         var countedMiss = false
+        var failuresInARow = 0
+        /// Before any wait a failed call means "load as without the layer" at once. A flight
+        /// already waiting has seen the lock held, so another replica is loading: a call that
+        /// fails then (Redis slow for a moment, past `timeoutMs`) is retried after the next
+        /// pause, up to `waitFailureTolerance` failures in a row, rather than sending the
+        /// cluster's second upstream request for the key.
+        func givesUp() -> Bool {
+            noteFailure()
+            failuresInARow += 1
+            return !waited || failuresInARow > Self.waitFailureTolerance
+        }
         while true {
             let stored: [UInt8]?
             do {
                 stored = try await backend.value(at: valueKey)
                 noteSuccess()
+                failuresInARow = 0
             } catch {
-                noteFailure()
-                return .load(nil)
+                if givesUp() { return .load(nil) }
+                try await pause(&delay)
+                continue
             }
             let now = wallMilliseconds()
             if let stored, let envelope = SharedEnvelope(decoding: stored),
@@ -178,9 +191,11 @@ public final class SharedCacheLayer: Sendable {
             do {
                 taken = try await backend.acquireLock(lockKey, token: token, ttlMilliseconds: settings.lockMilliseconds)
                 noteSuccess()
+                failuresInARow = 0
             } catch {
-                noteFailure()
-                return .load(nil)
+                if givesUp() { return .load(nil) }
+                try await pause(&delay)
+                continue
             }
             if taken {
                 if waited { count { $0.takeovers += 1 } }
@@ -194,9 +209,17 @@ public final class SharedCacheLayer: Sendable {
                 count { $0.waitTimeouts += 1 }
                 return .load(FillTicket(valueKey: valueKey, lockKey: lockKey, token: nil))
             }
-            try await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
-            delay = min(delay * 2, settings.pollMaximumMilliseconds)
+            try await pause(&delay)
         }
+    }
+
+    /// Failed calls in a row a waiting flight rides out before loading by itself (see `fill`).
+    static let waitFailureTolerance = 2
+
+    /// The poll's pause, doubling up to `pollMaximumMilliseconds`.
+    private func pause(_ delay: inout Int) async throws {
+        try await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
+        delay = min(delay * 2, settings.pollMaximumMilliseconds)
     }
 
     /// After the ticket's load: stores `envelope` (nil: the load failed, or cannot be encoded)

@@ -17,6 +17,8 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
         var subscribers: [[UInt8]: [@Sendable ([UInt8]) -> Void]] = [:]
         var gapHandlers: [@Sendable () -> Void] = []
         var unavailable: String?
+        /// Calls still to fail one by one (a slow moment), then served again.
+        var failingCalls = 0
     }
 
     private let clock: any CacheClock
@@ -30,6 +32,14 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
     public func setUnavailable(_ reason: String?) {
         state.withLock { $0.unavailable = reason }
     }
+
+    /// The next `count` calls fail (each as a call past its timeout would), later ones succeed.
+    public func failNextCalls(_ count: Int) {
+        state.withLock { $0.failingCalls = max(0, count) }
+    }
+
+    /// Calls still set to fail by `failNextCalls`.
+    public var callsLeftToFail: Int { state.withLock { $0.failingCalls } }
 
     /// Simulates a lost and restored connection: every subscriber's `onGap` runs.
     public func simulateGap() {
@@ -102,6 +112,10 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
         let now = clock.now()
         let result: Result<T, SharedCacheUnavailable> = state.withLock { state in
             if let reason = state.unavailable { return .failure(SharedCacheUnavailable(reason)) }
+            if state.failingCalls > 0 {
+                state.failingCalls -= 1
+                return .failure(SharedCacheUnavailable("timed out"))
+            }
             return .success(body(&state, now))
         }
         return try result.get()

@@ -61,6 +61,30 @@ import Testing
         #expect(b.layer.stats().takeovers == 0)
     }
 
+    /// A waiter rides out a slow moment of the shared store (a call or two past its timeout):
+    /// it still adopts the holder's value instead of sending a second upstream request; a third
+    /// failure in a row, and it loads by itself.
+    @Test func aWaiterRidesOutTwoFailedCallsButNotThree() async throws {
+        for (failures, expectedLoads) in [(2, 1), (3, 2)] {
+            let cluster = Cluster()
+            let a = cluster.replica(), b = cluster.replica()
+            let loads = Counter(), gate = Gate()
+            async let fromA = a.notes().value(for: "k", load: noteLoader("v", calls: loads, gate: gate))
+            #expect(await waitUntil { gate.arrived == 1 }, "A holds the lock and loads")
+            async let fromB = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
+            #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits for A")
+            cluster.backend.failNextCalls(failures)
+            #expect(await waitUntil { cluster.backend.callsLeftToFail == 0 || loads.value == 2 }, "B met the failures")
+            gate.open()
+            let (_, answerB) = try await (fromA, fromB)
+            #expect(loads.value == expectedLoads, "\(failures) failed calls in a row")
+            if expectedLoads == 1 {
+                #expect(answerB.outcome == .hit)
+                #expect(answerB.source == .shared)
+            }
+        }
+    }
+
     /// A lock whose holder died is taken over once it expires, by a waiter that never called
     /// upstream before.
     @Test func waiterTakesOverWhenTheHolderDies() async throws {
