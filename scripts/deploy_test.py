@@ -33,7 +33,8 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPLOY = os.path.join(ROOT, "deploy")
-BIN = os.environ.get("DEPLOY_BIN", os.path.join(ROOT, ".build", "debug", "almanac"))
+# Absolute: the checks run with the deploy folder as working directory.
+BIN = os.path.abspath(os.environ.get("DEPLOY_BIN", os.path.join(ROOT, ".build", "debug", "almanac")))
 failures = []
 
 
