@@ -70,7 +70,7 @@ link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/Req
 # 1b. The RESP parser (pure, import-free files) for the resp target.
 link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
 # 1c. The shared-value checks the unit tests use, for the shared-values target.
-link "$FUZZ/Sources/SharedValuesFuzz/Linked" TestSupport/SharedCacheValueProbe.swift TestSupport/SplitMix64.swift
+link "$FUZZ/Sources/SharedValuesFuzz/Linked" TestSupport/SharedCacheValueProbe.swift TestSupport/SplitMix64.swift TestSupport/RandomText.swift
 # 2. Whole modules for the decoders: Rates and Books with what they import (same module names
 #    and dependency graph as the root package, so their sources compile unchanged).
 #    A module's subfolders (Rates/History, CBuildInfo/include) are mirrored folder by folder.
