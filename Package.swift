@@ -49,6 +49,9 @@ let package = Package(
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
         .target(name: "Redis", dependencies: ["HTTPServer", "Cache"]),
+        // The steward's state shared by a cluster's replicas through Redis (Lua scripts on
+        // Redis time, local fallback while Redis is away).
+        .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"]),
         .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
+        .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
