@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
-        .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "TestSupport"]),
+        .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
