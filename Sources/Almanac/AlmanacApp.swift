@@ -1,6 +1,7 @@
 import Cache
 import HTTPClient
 import HTTPServer
+import Redis
 import Synchronization
 import Upstream
 #if canImport(Glibc)
@@ -20,6 +21,8 @@ public final class AlmanacApp: Sendable {
     public let router: Router
     /// Budgets, cooldowns and breakers for every provider (shared by every feature).
     public let steward: Steward
+    /// The shared cache's Redis connection (`cache.redis.url`); nil without one.
+    public let redis: RedisSharedCacheBackend?
     private let lifecycle: Lifecycle
 
     public init(configuration: AlmanacConfiguration, plugins: AlmanacPlugins = .standard,
@@ -29,7 +32,27 @@ public final class AlmanacApp: Sendable {
                                                  redactor: Redactor(secrets: configuration.secrets)),
                             sink: logSink)
         let staleLog = StaleServingLog(logger: logger)
-        let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed)
+        let redis = configuration.redisConfiguration.map { redisConfiguration in
+            RedisSharedCacheBackend(client: RedisClient(configuration: redisConfiguration, onAvailabilityChange: { up in
+                if up {
+                    logger.info("shared cache: Redis connected", ["redis": .string("\(redisConfiguration.url)")])
+                } else {
+                    logger.warn("shared cache: Redis connection lost; serving from memory and upstream until it is back",
+                                ["redis": .string("\(redisConfiguration.url)")])
+                }
+            }))
+        }
+        let shared = redis.map { redis in
+            SharedCacheLayer(backend: redis, settings: configuration.sharedCacheSettings,
+                             availability: { redis.client.isAvailable })
+        }
+        let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed, shared: shared)
+        var sharedStats: (@Sendable () -> SharedCacheStats)?
+        var sharedUp: (@Sendable () -> Bool)?
+        if let shared {
+            sharedStats = { shared.stats() }
+            sharedUp = { shared.isAvailable }
+        }
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
         let steward = Steward(configuration: configuration.stewardConfiguration,
                               onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) })
@@ -41,13 +64,15 @@ public final class AlmanacApp: Sendable {
             reclaimedConnections: { lifecycle.server?.reclaimedConnections ?? ReclaimedConnections() },
             cacheStats: { cache.stats() },
             upstream: { plugins.upstreamMetrics(httpClient) },
-            steward: steward))
+            steward: steward,
+            sharedCache: sharedStats))
         let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient,
                                      steward: steward)
         self.router = AlmanacApp.makeRouter(
             operations: .init(isDraining: { lifecycle.isDraining }, metrics: metrics,
                               adminToken: configuration.server.adminToken, cache: cache, logger: logger,
-                              upstreams: { steward.statuses() }),
+                              upstreams: { steward.statuses() },
+                              sharedCacheUp: sharedUp),
             features: plugins.routes.map { registration in { registration(&$0, context) } })
         self.logger = logger
         self.cache = cache
@@ -55,6 +80,7 @@ public final class AlmanacApp: Sendable {
         self.httpMetrics = httpMetrics
         self.metrics = metrics
         self.steward = steward
+        self.redis = redis
         self.lifecycle = lifecycle
     }
 
@@ -86,6 +112,13 @@ public final class AlmanacApp: Sendable {
                                 errorLog: { logger.warn($0) })
         let port = try server.start()
         lifecycle.server = server
+        if let redis {
+            // Connect now, not at the first miss; a Redis that is down is retried in the
+            // background while almanac serves without it.
+            redis.client.start()
+            let cache = self.cache
+            Task { await cache.startSharedLayer() }
+        }
         logger.info("listening", [
             "host": .string(configuration.server.host), "port": .int(port),
             "version": .string(AlmanacVersion.string), "routes": .int(router.routes.count),
@@ -111,6 +144,7 @@ public final class AlmanacApp: Sendable {
         // connections gauge), and `lifecycle` holds the server: let go of it, or that cycle
         // keeps the server, router, cache and upstream client (its sockets) alive forever.
         lifecycle.server = nil
+        await redis?.shutdown()
         logger.info("stopped")
     }
 

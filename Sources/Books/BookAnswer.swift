@@ -27,7 +27,7 @@ public struct BookRendering: Sendable {
 
 /// The cached answer to "what book is this ISBN?" (namespace `books`, keyed by ISBN-13):
 /// found or not found, with both renderings and one validator.
-public struct BookAnswer: CacheValue {
+public struct BookAnswer: CacheValue, Equatable {
     public let isbn: ISBN
     /// nil: every provider said not found (served as a cached 404).
     public let book: Book?
@@ -38,10 +38,16 @@ public struct BookAnswer: CacheValue {
     public let cacheValidator: String
 
     public init(isbn: ISBN, book: Book?, rendering: BookRendering) {
+        self.init(isbn: isbn, book: book, body: book.map(rendering.book) ?? rendering.notFound(isbn),
+                  volumesBody: rendering.volumes(book))
+    }
+
+    /// An answer rendered before, e.g. by another replica (`init(sharedCacheBytes:)`).
+    init(isbn: ISBN, book: Book?, body: [UInt8], volumesBody: [UInt8]) {
         self.isbn = isbn
         self.book = book
-        self.body = book.map(rendering.book) ?? rendering.notFound(isbn)
-        self.volumesBody = rendering.volumes(book)
+        self.body = body
+        self.volumesBody = volumesBody
         var digest = ContentDigest()
         digest.combine(bytes: body)
         digest.combine(bytes: volumesBody)
@@ -53,7 +59,7 @@ public struct BookAnswer: CacheValue {
 }
 
 /// The cached cover of one book (namespace `covers`, keyed by ISBN-13).
-public struct CoverAnswer: CacheValue {
+public struct CoverAnswer: CacheValue, Equatable {
     /// The image bytes, or nil when the upstream has no image for the URL the book carries.
     public let image: [UInt8]?
     /// `image/jpeg`, `image/png`, …; for a missing image, the 404 problem's type.
@@ -70,7 +76,7 @@ public struct CoverAnswer: CacheValue {
         CoverAnswer(image: nil, contentType: "application/problem+json", body: body)
     }
 
-    private init(image: [UInt8]?, contentType: String, body: [UInt8]) {
+    init(image: [UInt8]?, contentType: String, body: [UInt8]) {
         self.image = image
         self.contentType = contentType
         self.body = body

@@ -28,6 +28,15 @@ public enum CacheOutcome: String, Sendable {
     case hit = "HIT", miss = "MISS", stale = "STALE"
 }
 
+/// Which layer answered a lookup.
+public enum CacheSource: Sendable {
+    /// This process: its in-memory layer (L1), or a load it ran or joined.
+    case memory
+    /// The shared layer (L2) every replica fills: another replica (or this one, before a restart
+    /// or a purge of L1) loaded the value; `Cache-Status` says `detail=redis`.
+    case shared
+}
+
 /// A value as the cache served it, with what the HTTP layer needs for `X-Cache`, `Age`,
 /// `Cache-Control: max-age`, `ETag` and `Cache-Status` (RFC 9211).
 public struct CacheLookup<Value: CacheValue>: Sendable {
@@ -45,14 +54,18 @@ public struct CacheLookup<Value: CacheValue>: Sendable {
     /// that shared its answer. False for the caller that started the load, and for hits and
     /// stale answers.
     public var collapsed: Bool
+    /// Where the value came from: `.shared` only for the lookups of the flight that adopted it
+    /// from L2 (later L1 hits on it are `.memory`).
+    public var source: CacheSource
     public init(value: Value, outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double,
-                validator: String, collapsed: Bool = false) {
+                validator: String, collapsed: Bool = false, source: CacheSource = .memory) {
         self.value = value
         self.outcome = outcome
         self.ageSeconds = ageSeconds
         self.freshnessLeftSeconds = freshnessLeftSeconds
         self.validator = validator
         self.collapsed = collapsed
+        self.source = source
     }
 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 
@@ -29,5 +34,16 @@ public final class ManualCacheClock: CacheClock {
     /// Jumps to an absolute reading (tests use it to land exactly on a boundary).
     public func set(_ value: Double) {
         seconds.withLock { $0 = value }
+    }
+}
+
+/// Unix time in seconds from the system's real-time clock (the shared layer's envelopes are
+/// wall-clock, unlike the monotonic times L1 decides on).
+public struct UnixCacheClock: CacheClock {
+    public init() {}
+    public func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
     }
 }

@@ -6,11 +6,15 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     public let name: String
     @usableFromInline let store: CacheStore
     @usableFromInline let table: NamespaceTable<Key, Value>
+    /// Set when the store has a shared layer and the key and value types can travel through it:
+    /// misses and refreshes then consult L2 before loading (see `SharedCacheLayer`).
+    @usableFromInline let shared: SharedBinding<Key, Value>?
 
-    init(name: String, store: CacheStore, table: NamespaceTable<Key, Value>) {
+    init(name: String, store: CacheStore, table: NamespaceTable<Key, Value>, shared: SharedBinding<Key, Value>?) {
         self.name = name
         self.store = store
         self.table = table
+        self.shared = shared
     }
 
     /// The cached value for `key`: fresh → at once (HIT); missing → one `load` shared by all
@@ -100,23 +104,18 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
 
     @inlinable
     func run(_ flight: Flight<Value>, key: Key, load: @Sendable () async throws -> CacheLoad<Value>) async {
-        let result: Result<CacheLoad<Value>, any Error>
-        do {
-            result = .success(try await load())
-        } catch {
-            result = .failure(error)
-        }
-        var prepared: PreparedValue<Value>?
-        if case .success(let loaded) = result {
-            prepared = PreparedValue(
-                load: loaded, validator: loaded.value.cacheValidator, cost: loaded.value.cacheCost,
-                unit: store.randomUnit())
+        let result: Result<PreparedValue<Value>, any Error>
+        if let shared {
+            result = await runShared(shared, background: flight.background, key: key, load: load)
+        } else {
+            result = await prepare(load)
         }
         let now = store.clock.now()
         let (table, limits, retry) = (self.table, store.limits, store.refreshRetrySeconds)
         let finished = store.state.withLock { state in
             table.finish(
-                flight, key: key, prepared: prepared, now: now, limits: limits, retrySeconds: retry, state: &state)
+                flight, key: key, prepared: try? result.get(), now: now, limits: limits, retrySeconds: retry,
+                state: &state)
         }
         switch result {
         case .success:
@@ -130,6 +129,66 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
             if flight.background {
                 store.onRefreshFailure?(RefreshFailure(namespace: name, key: "\(key)", error: error))
             }
+        }
+    }
+
+    /// Runs `load` and prices its value (outside the lock: both call the value's own code).
+    @inlinable
+    func prepare(_ load: @Sendable () async throws -> CacheLoad<Value>) async -> Result<PreparedValue<Value>, any Error> {
+        do {
+            let loaded = try await load()
+            let (validator, cost) = (loaded.value.cacheValidator, loaded.value.cacheCost)
+            return .success(PreparedValue(
+                load: loaded, validator: validator, cost: cost, unit: store.randomUnit(), now: store.clock.now()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A flight through the shared layer: adopt the value L2 holds, or load it (holding the
+    /// key's fill lock, or after waiting for another replica's load) and store it there, with
+    /// times pinned to whole wall-clock milliseconds so that this replica's L1 and every
+    /// other replica's agree exactly on `Age` and freshness.
+    @usableFromInline
+    func runShared(_ shared: SharedBinding<Key, Value>, background: Bool, key: Key,
+                   load: @Sendable () async throws -> CacheLoad<Value>) async -> Result<PreparedValue<Value>, any Error> {
+        let layer = shared.layer
+        let start: SharedCacheLayer.FillStart<Value>
+        do {
+            start = try await layer.fill(namespace: name, key: shared.keyBytes(key), acceptStale: !background,
+                                         clock: store.clock, decode: shared.decode)
+        } catch {
+            return .failure(error)
+        }
+        // Monotonic reading minus wall-clock reading: adds to a Unix time to place it on L1's clock.
+        let offset = store.clock.now() - layer.wallClock.now()
+        switch start {
+        case .adopted(let value, let envelope, let stale):
+            let (validator, cost) = (envelope.validator, value.cacheCost)
+            return .success(PreparedValue(
+                value: value, validator: validator, cost: cost,
+                loadedAt: Double(envelope.storedAtMilliseconds) / 1_000 + offset,
+                expiresAt: Double(envelope.expiresAtMilliseconds) / 1_000 + offset,
+                staleUntil: Double(envelope.staleUntilMilliseconds) / 1_000 + offset,
+                outcome: stale ? .stale : .hit, source: .shared))
+        case .load(let ticket):
+            let result = await prepare(load)
+            guard let ticket else { return result }
+            guard case .success(var prepared) = result else {
+                await layer.finish(ticket, envelope: nil, staleUntilMilliseconds: 0)
+                return result
+            }
+            let stored = SharedCacheLayer.milliseconds(prepared.loadedAt - offset)
+            let expires = max(stored, SharedCacheLayer.milliseconds(prepared.expiresAt - offset))
+            let staleUntil = max(expires, SharedCacheLayer.milliseconds(prepared.staleUntil - offset))
+            prepared.loadedAt = Double(stored) / 1_000 + offset
+            prepared.expiresAt = Double(expires) / 1_000 + offset
+            prepared.staleUntil = Double(staleUntil) / 1_000 + offset
+            let envelope = SharedEnvelope(
+                storedAtMilliseconds: stored, expiresAtMilliseconds: expires, staleUntilMilliseconds: staleUntil,
+                validator: prepared.validator, value: shared.encode(prepared.value))
+            await layer.finish(ticket, envelope: envelope.encoded, staleUntilMilliseconds: staleUntil)
+            return .success(prepared)
         }
     }
 }

@@ -19,6 +19,9 @@ public final class CacheStore: Sendable {
     /// (stale-if-error) and operators want to know (see `RefreshFailure`).
     @usableFromInline let onRefreshFailure: (@Sendable (RefreshFailure) -> Void)?
     @usableFromInline let state = Mutex(StoreState())
+    /// The shared second layer (L2), when replicas share one (`cache.redis.url`); nil: this
+    /// process's memory only, exactly as a store without it.
+    public let shared: SharedCacheLayer?
     private let waiterIDs = Atomic<UInt64>(0)
 
     /// - Parameters:
@@ -30,12 +33,17 @@ public final class CacheStore: Sendable {
     ///     Never more than one refresh per key is in flight either way.
     ///   - onRefreshFailure: called (outside the lock, on the refresh's task) each time a
     ///     background refresh fails.
+    ///   - shared: the layer every replica shares; consulted by namespaces whose key and value
+    ///     types conform to `SharedCacheKey` / `SharedCacheValue`, only when L1 cannot answer.
+    ///     Call `startSharedLayer()` once to receive other replicas' purges.
     public init(
         limits: CacheLimits, clock: (any CacheClock)? = nil,
         randomUnit: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         refreshRetrySeconds: Double = 0,
-        onRefreshFailure: (@Sendable (RefreshFailure) -> Void)? = nil
+        onRefreshFailure: (@Sendable (RefreshFailure) -> Void)? = nil,
+        shared: SharedCacheLayer? = nil
     ) {
+        self.shared = shared
         self.limits = limits
         self.clock = clock ?? MonotonicCacheClock()
         self.randomUnit = randomUnit
@@ -45,11 +53,25 @@ public final class CacheStore: Sendable {
 
     /// A typed view on one namespace (`rates`, `books`, `covers`). Asking twice for the same
     /// name returns views on the same entries. Asking for a known name with other key or value
-    /// types is a programming error and traps.
+    /// types is a programming error and traps. Its entries live in this process only.
     public func namespace<Key: Hashable & Sendable, Value: CacheValue>(
         _ name: String, keyType: Key.Type, valueType: Value.Type
     ) -> CacheNamespace<Key, Value> {
-        let table = state.withLock { state -> NamespaceTable<Key, Value> in
+        CacheNamespace(name: name, store: self, table: table(name, shared: false), shared: nil)
+    }
+
+    /// A typed view on one namespace whose keys and values can travel through the shared layer:
+    /// with a `shared` layer, its misses and refreshes go through L2 (chosen over the plain
+    /// overload whenever the types conform).
+    public func namespace<Key: SharedCacheKey, Value: SharedCacheValue>(
+        _ name: String, keyType: Key.Type, valueType: Value.Type
+    ) -> CacheNamespace<Key, Value> {
+        let binding = shared.map { SharedBinding<Key, Value>(layer: $0) }
+        return CacheNamespace(name: name, store: self, table: table(name, shared: binding != nil), shared: binding)
+    }
+
+    private func table<Key: Hashable & Sendable, Value: CacheValue>(_ name: String, shared: Bool) -> NamespaceTable<Key, Value> {
+        state.withLock { state -> NamespaceTable<Key, Value> in
             if let id = state.tableIndex[name] {
                 guard let table = state.tables[Int(id)] as? NamespaceTable<Key, Value> else {
                     preconditionFailure("cache namespace '\(name)' already exists with other key/value types")
@@ -59,9 +81,9 @@ public final class CacheStore: Sendable {
             let table = NamespaceTable<Key, Value>(id: Int32(state.tables.count))
             state.tableIndex[name] = table.id
             state.tables.append(table)
+            if shared { state.sharedTables.append(table.id) }
             return table
         }
-        return CacheNamespace(name: name, store: self, table: table)
     }
 
     /// Drops every entry (counters stay: they are monotonic for `/metrics`). Loads in flight

@@ -36,17 +36,39 @@ final class Flight<Value: CacheValue>: @unchecked Sendable {
     }
 }
 
-/// A load's result, priced and validated outside the lock (both call the value's own code).
+/// A flight's result, priced and validated outside the lock (both call the value's own code),
+/// with the entry's times already decided: planned from the load's TTL, or as stored in the
+/// shared layer.
 @usableFromInline
 struct PreparedValue<Value: CacheValue>: Sendable {
-    @usableFromInline var load: CacheLoad<Value>
+    @usableFromInline var value: Value
     @usableFromInline var validator: String
     @usableFromInline var cost: Int
-    /// Jitter draw in [0, 1]: freshness = ttl × (1 − 0.1 × unit).
-    @usableFromInline var unit: Double
+    /// Monotonic seconds, as in `EntryTimes`.
+    @usableFromInline var loadedAt: Double
+    @usableFromInline var expiresAt: Double
+    @usableFromInline var staleUntil: Double
+    /// `.miss` for a load; `.hit` / `.stale` for a value adopted from the shared layer.
+    @usableFromInline var outcome: CacheOutcome
+    @usableFromInline var source: CacheSource
 
     @inlinable
-    init(load: CacheLoad<Value>, validator: String, cost: Int, unit: Double) {
-        (self.load, self.validator, self.cost, self.unit) = (load, validator, cost, unit)
+    init(value: Value, validator: String, cost: Int, loadedAt: Double, expiresAt: Double, staleUntil: Double,
+         outcome: CacheOutcome = .miss, source: CacheSource = .memory) {
+        (self.value, self.validator, self.cost) = (value, validator, cost)
+        (self.loadedAt, self.expiresAt, self.staleUntil) = (loadedAt, expiresAt, staleUntil)
+        (self.outcome, self.source) = (outcome, source)
+    }
+
+    /// A load's result at `now`: freshness is the TTL jittered down by up to 10%
+    /// (`ttl × (1 − 0.1 × unit)`), then the stale window; non-finite or negative inputs count as 0.
+    @inlinable
+    init(load: CacheLoad<Value>, validator: String, cost: Int, unit: Double, now: Double) {
+        let ttl = load.ttlSeconds.isFinite ? max(0, load.ttlSeconds) : 0
+        let staleSeconds = load.staleSeconds.isFinite ? max(0, load.staleSeconds) : 0
+        let unit = unit.isFinite ? min(1, max(0, unit)) : 0
+        let expiresAt = now + ttl * (1 - 0.1 * unit)
+        self.init(value: load.value, validator: validator, cost: cost, loadedAt: now, expiresAt: expiresAt,
+                  staleUntil: expiresAt + staleSeconds)
     }
 }

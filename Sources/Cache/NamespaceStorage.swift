@@ -5,5 +5,8 @@ protocol NamespaceStorage: AnyObject {
     func remove(slot: Int32, state: inout StoreState, evicted: Bool)
     /// Removes every entry of this namespace.
     func removeAll(state: inout StoreState)
+    /// Ends the freshness of every entry at `now`, keeping each stale window (see
+    /// `CacheStore.resynchronizeShared`).
+    func expireAll(now: Double)
     var counters: CacheStats { get }
 }

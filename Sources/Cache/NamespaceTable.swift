@@ -144,24 +144,19 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
 
     // MARK: Storage
 
-    /// Stores a loaded value with its jittered freshness and stale window, then restores the
-    /// limits (LRU eviction) and sweeps a few dead entries. A value that could never fit
-    /// (cost over `maxBytes`), or that is already past its stale window, is returned but not kept;
-    /// any older entry for the key goes with it, since it is no longer the newest answer.
+    /// Stores a flight's value with its planned times, then restores the limits (LRU eviction)
+    /// and sweeps a few dead entries. A value that could never fit (cost over `maxBytes`), or
+    /// that is already past its stale window, is returned but not kept; any older entry for the
+    /// key goes with it, since it is no longer the newest answer.
     @inlinable
     func store(
         _ key: Key, _ prepared: PreparedValue<Value>, now: Double, limits: CacheLimits, state: inout StoreState
     ) -> CacheLookup<Value> {
-        let ttl = prepared.load.ttlSeconds.isFinite ? max(0, prepared.load.ttlSeconds) : 0
-        let staleSeconds = prepared.load.staleSeconds.isFinite ? max(0, prepared.load.staleSeconds) : 0
-        let unit = prepared.unit.isFinite ? min(1, max(0, prepared.unit)) : 0
-        let freshness = ttl * (1 - 0.1 * unit)
-        let expiresAt = now + freshness
-        let staleUntil = expiresAt + staleSeconds
+        let (loadedAt, expiresAt, staleUntil) = (prepared.loadedAt, prepared.expiresAt, prepared.staleUntil)
         let cost = max(0, prepared.cost) + CacheStore.entryOverheadBytes
         let lookup = CacheLookup(
-            value: prepared.load.value, outcome: .miss, ageSeconds: 0,
-            freshnessLeftSeconds: freshness, validator: prepared.validator)
+            value: prepared.value, outcome: prepared.outcome, ageSeconds: max(0, now - loadedAt),
+            freshnessLeftSeconds: max(0, expiresAt - now), validator: prepared.validator, source: prepared.source)
         let keep = cost <= limits.maxBytes && limits.maxEntries > 0 && staleUntil > now
 
         if let slot = index[key] {
@@ -171,8 +166,8 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
             }
             let i = Int(slot)
             let node = times[i].node
-            times[i] = EntryTimes(loadedAt: now, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
-            values[i] = prepared.load.value
+            times[i] = EntryTimes(loadedAt: loadedAt, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            values[i] = prepared.value
             validators[i] = prepared.validator
             counters.bytes += cost - state.nodes[Int(node)].cost
             state.reprice(node, cost: cost, deadline: staleUntil)
@@ -191,9 +186,9 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
             }
             let i = Int(slot)
             let node = state.allocate(namespace: id, slot: slot, cost: cost, deadline: staleUntil)
-            times[i] = EntryTimes(loadedAt: now, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
+            times[i] = EntryTimes(loadedAt: loadedAt, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
             keys[i] = key
-            values[i] = prepared.load.value
+            values[i] = prepared.value
             validators[i] = prepared.validator
             index[key] = slot
             counters.entries += 1
@@ -219,6 +214,15 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         counters.bytes -= state.nodes[Int(node)].cost
         if evicted { counters.evictions += 1 }
         state.free(node)
+    }
+
+    @usableFromInline
+    func expireAll(now: Double) {
+        for slot in index.values {
+            let i = Int(slot)
+            times[i].expiresAt = min(times[i].expiresAt, now)
+            times[i].retryAt = min(times[i].retryAt, now)
+        }
     }
 
     @inlinable

@@ -37,6 +37,8 @@ struct StoreState {
     @usableFromInline var sweepCursor = 0
     @usableFromInline var tables: [any NamespaceStorage] = []
     @usableFromInline var tableIndex: [String: Int32] = [:]
+    /// Tables whose namespaces go through the shared layer (resynchronized after a gap).
+    @usableFromInline var sharedTables: [Int32] = []
 
     @usableFromInline
     init() {}

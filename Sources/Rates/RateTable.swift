@@ -19,7 +19,8 @@ public struct RateTable: CacheValue, Equatable {
     /// Names and symbols the upstream supplied (CoinDesk's `description` / `symbol`), used for
     /// codes the built-in ISO 4217 table lacks.
     public let upstreamCurrencies: [String: Currency]
-    /// `rates`' keys in ascending order: the order every listing is rendered in.
+    /// `rates`' keys in ascending order (of their UTF-8 bytes, the same as alphabetical for
+    /// codes): the order every listing is rendered in, and the validator's.
     public let codes: [String]
     /// Currencies the provider listed with an unusable value (zero, negative, not a number…),
     /// each with the error naming the provider and the field. They are not in `rates`; a
@@ -38,7 +39,7 @@ public struct RateTable: CacheValue, Equatable {
         self.source = source
         self.upstreamCurrencies = upstreamCurrencies
         self.unavailable = unavailable.filter { rates[$0.key] == nil }
-        let sortedRates = rates.sorted { $0.key < $1.key }
+        let sortedRates = rates.sortedByUTF8Key()
         self.codes = sortedRates.map(\.key)
         var hasher = ContentDigest()
         hasher.combine(source)
@@ -47,12 +48,12 @@ public struct RateTable: CacheValue, Equatable {
             hasher.combine(code)
             hasher.combine(rate.description)
         }
-        for (code, c) in upstreamCurrencies.sorted(by: { $0.key < $1.key }) {
+        for (code, c) in upstreamCurrencies.sortedByUTF8Key() {
             hasher.combine(code)
             hasher.combine(c.name)
             hasher.combine(c.symbol ?? "")
         }
-        for (code, error) in self.unavailable.sorted(by: { $0.key < $1.key }) {
+        for (code, error) in self.unavailable.sortedByUTF8Key() {
             hasher.combine(code)
             hasher.combine(error.detail)
         }

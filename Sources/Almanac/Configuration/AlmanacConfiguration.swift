@@ -53,7 +53,20 @@ public struct AlmanacConfiguration: Sendable, Equatable {
     public struct Cache: Sendable, Equatable {
         public var maxEntries = 10000
         public var maxBytes = 67_108_864
+        public var redis = Redis()
         public init() {}
+
+        /// `cache.redis.*`: the layer replicas share (docs/cache.md "Two layers").
+        public struct Redis: Sendable, Equatable {
+            /// None: no shared layer, this process's memory only. A secret (its password).
+            public var url: String?
+            public var keyPrefix = "almanac:"
+            /// Bound of every Redis call; past it the call counts as Redis being down.
+            public var timeoutMs = 50
+            /// Larger values stay in memory only.
+            public var maxValueBytes = 4_194_304
+            public init() {}
+        }
     }
 
     /// `upstream.*`: how the HTTP client treats every provider.

@@ -1,6 +1,7 @@
 import Cache
 import HTTPClient
 import HTTPServer
+import Redis
 
 /// The module-level configurations derived from the operator's one file, so each module
 /// keeps its own small type and only Almanac knows how the keys map.
@@ -38,8 +39,28 @@ extension AlmanacConfiguration {
         CacheLimits(maxEntries: cache.maxEntries, maxBytes: cache.maxBytes)
     }
 
+    /// The shared cache's Redis connection; nil without `cache.redis.url`.
+    public var redisConfiguration: RedisConfiguration? {
+        guard let text = cache.redis.url, let url = try? RedisURL(parsing: text) else { return nil }
+        return RedisConfiguration(url: url, timeoutMilliseconds: cache.redis.timeoutMs)
+    }
+
+    /// The shared layer's settings: a fill lock lives as long as one load may take (the
+    /// upstream request deadline) plus a second of margin, so a replica that died mid-load
+    /// delays the others' takeover by no more than that.
+    public var sharedCacheSettings: SharedCacheLayer.Settings {
+        SharedCacheLayer.Settings(keyPrefix: Array(cache.redis.keyPrefix.utf8), maxValueBytes: cache.redis.maxValueBytes,
+                                  lockMilliseconds: upstream.requestDeadlineMs + 1_000)
+    }
+
+    /// The Redis password as text, when the URL has one (masked in logs wherever it appears).
+    var redisPassword: String? {
+        guard let url = cache.redis.url, let password = (try? RedisURL(parsing: url))?.password else { return nil }
+        return String(decoding: password, as: UTF8.self)
+    }
+
     /// The secrets this configuration holds, for the log `Redactor`.
     public var secrets: [String] {
-        [server.adminToken, books.googleBooks.apiKey].compactMap { $0 }
+        [server.adminToken, books.googleBooks.apiKey, redisPassword].compactMap { $0 }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Redis
 
 /// One operator-settable key: its dotted path, its environment variable, what it accepts,
 /// and how it reads and writes `AlmanacConfiguration`. The table in `all` drives the JSON
@@ -125,6 +126,23 @@ struct ConfigurationKey {
             render: { config in
                 guard let v = config[keyPath: kp] else { return NSNull() }
                 return secret ? "***" : v
+            })
+    }
+
+    /// An optional Redis URL (`RedisURL`'s grammar); a secret, rendered with its password masked.
+    static func redisURL(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String?>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "redis://[user:password@]host[:port][/db] (no TLS, query or fragment), or null",
+            isSecret: true,
+            apply: { config, input in
+                guard let v = input.optionalString else { return false }
+                if let s = v, (try? RedisURL(parsing: s)) == nil { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { config in
+                guard let v = config[keyPath: kp] else { return NSNull() }
+                return (try? RedisURL(parsing: v)).map { "\($0)" } ?? Redactor.mask
             })
     }
 

@@ -24,6 +24,11 @@ extension ConfigurationKey {
 
             integer("cache.maxEntries", \.cache.maxEntries, 1...100_000_000),
             integer("cache.maxBytes", \.cache.maxBytes, 1024...1_099_511_627_776),
+            redisURL("cache.redis.url", \.cache.redis.url),
+            string("cache.redis.keyPrefix", \.cache.redis.keyPrefix,
+                   expected: "1 to 64 printable ASCII characters without spaces", valid: { isToken($0) && $0.utf8.count <= 64 }),
+            integer("cache.redis.timeoutMs", \.cache.redis.timeoutMs, 1...60_000),
+            integer("cache.redis.maxValueBytes", \.cache.redis.maxValueBytes, 1...536_870_912),
 
             integer("upstream.connectTimeoutMs", \.upstream.connectTimeoutMs, 1...600_000),
             integer("upstream.timeoutMs", \.upstream.timeoutMs, 1...600_000),

@@ -24,15 +24,20 @@ public enum HTTPCaching {
         /// A miss answered by a load another request started (RFC 9211 `collapsed`); see
         /// `CacheLookup.collapsed`.
         public var collapsed: Bool
-        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool = false) {
+        /// Served from the shared cache (Redis) rather than this process (`CacheLookup.source`).
+        public var shared: Bool
+        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool = false,
+                    shared: Bool = false) {
             self.outcome = outcome
             self.ageSeconds = ageSeconds
             self.freshnessLeftSeconds = freshnessLeftSeconds
             self.collapsed = collapsed
+            self.shared = shared
         }
         public init<V>(_ lookup: CacheLookup<V>) {
             self.init(outcome: lookup.outcome, ageSeconds: lookup.ageSeconds,
-                      freshnessLeftSeconds: lookup.freshnessLeftSeconds, collapsed: lookup.collapsed)
+                      freshnessLeftSeconds: lookup.freshnessLeftSeconds, collapsed: lookup.collapsed,
+                      shared: lookup.source == .shared)
         }
     }
 
@@ -79,8 +84,8 @@ public enum HTTPCaching {
         headers.add("Cache-Control", cacheControl)
         headers.add("Age", String(Int(max(0, freshness.ageSeconds).rounded(.down))))
         headers.add("X-Cache", freshness.outcome.rawValue)
-        // A hit's `Cache-Status` only depends on the (non-negative) seconds left.
-        headers.add("Cache-Status", freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0
+        // An L1 hit's `Cache-Status` only depends on the (non-negative) seconds left.
+        headers.add("Cache-Status", freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0 && !freshness.shared
                     ? hitStatus : cacheStatus(freshness))
         if status == .ok, let inm = request.headers["If-None-Match"], ifNoneMatch(inm, matches: etag) {
             return HTTPResponse(status: .notModified, headers: headers, body: [])
@@ -113,9 +118,13 @@ public enum HTTPCaching {
     /// The `Cache-Status` field value (RFC 9211 §2): a hit states its remaining TTL, a stale
     /// answer a TTL of 0, a miss that it was forwarded and stored, and a miss that shared
     /// another request's load also `collapsed` (§2.6; parameter order as in the RFC's §3
-    /// example `fwd=uri-miss; collapsed; stored`).
+    /// example `fwd=uri-miss; collapsed; stored`). A hit from the shared cache (another
+    /// replica's load, kept in Redis) says `detail=redis` instead of a TTL (its freshness is in
+    /// `Cache-Control: max-age`, as for every hit).
     public static func cacheStatus(_ f: Freshness) -> String {
         switch f.outcome {
+        case .hit where f.shared:
+            return "\(cacheName); hit; detail=redis"
         case .hit:
             return "\(cacheName); hit; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
         case .stale:

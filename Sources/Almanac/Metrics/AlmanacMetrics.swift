@@ -18,19 +18,23 @@ public enum AlmanacMetrics {
         public var upstream: @Sendable () -> UpstreamMetricsSnapshot
         /// Budgets, cooldowns and breakers; nil when no steward runs.
         public var steward: Steward?
+        /// `SharedCacheLayer.stats()`; nil without a shared cache (`cache.redis.url`).
+        public var sharedCache: (@Sendable () -> SharedCacheStats)?
 
         public init(http: HTTPMetrics,
                     openConnections: @escaping @Sendable () -> Int = { 0 },
                     reclaimedConnections: @escaping @Sendable () -> ReclaimedConnections = { ReclaimedConnections() },
                     cacheStats: @escaping @Sendable () -> [String: CacheStats] = { [:] },
                     upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty },
-                    steward: Steward? = nil) {
+                    steward: Steward? = nil,
+                    sharedCache: (@Sendable () -> SharedCacheStats)? = nil) {
             self.http = http
             self.openConnections = openConnections
             self.reclaimedConnections = reclaimedConnections
             self.cacheStats = cacheStats
             self.upstream = upstream
             self.steward = steward
+            self.sharedCache = sharedCache
         }
     }
 
@@ -51,6 +55,7 @@ public enum AlmanacMetrics {
                                            .init(labels: [("state", "silent")], value: .number(Double(reclaimed.silent)))])]
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
+        if let shared = sources.sharedCache { registry.register { SharedCacheMetrics.families(shared()) } }
         registry.register { sources.upstream().families() }
         if let steward = sources.steward { registry.register { StewardMetrics.families(steward) } }
         registry.register {

@@ -62,9 +62,9 @@ public struct HistoryBlock: CacheValue, Equatable {
         hasher.combine(String(firstDay))
         hasher.combine(String(fetchedAt))
         hasher.combine(isFinal ? "final" : "open")
-        for code in series.keys.sorted() {
+        for (code, row) in series.sortedByUTF8Key() {
             hasher.combine(code)
-            for value in series[code] ?? [] { hasher.combine(String(value)) }
+            for value in row { hasher.combine(String(value)) }
         }
         self.cacheValidator = hasher.hex
         self.cacheCost = 96 + series.count * (64 + dayCount * 8)

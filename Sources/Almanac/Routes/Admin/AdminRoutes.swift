@@ -26,9 +26,12 @@ enum AdminRoutes {
 
         router.delete("/admin/cache") { request, _ in
             authorized(request, token) {
-                cache.purgeAll()
-                logger?.info("admin: purged every cache namespace", ["request_id": .string(request.requestID)])
-                return .ready(OperationsRoutes.json(#"{"purged":["# + namespaces.map { "\"\($0)\"" }.joined(separator: ",") + "]}"))
+                .pending {
+                    let shared = await cache.purgeAllEverywhere()
+                    log(shared, "admin: purged every cache namespace", namespace: nil, request: request, logger: logger)
+                    return OperationsRoutes.json(#"{"purged":["# + namespaces.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+                                                 + sharedFields(shared) + "}")
+                }
             }
         }
 
@@ -39,11 +42,36 @@ enum AdminRoutes {
                     return .ready(Problem(status: .notFound, slug: "not-found",
                                           detail: "No cache namespace is called \(name.prefix(64)); use one of \(namespaces.joined(separator: ", ")).").response)
                 }
-                // A namespace nobody has used yet is already empty: purging it succeeds.
-                cache.purge(namespace: name)
-                logger?.info("admin: purged cache namespace", ["namespace": .string(name), "request_id": .string(request.requestID)])
-                return .ready(OperationsRoutes.json(#"{"purged":[""# + name + #""]}"#))
+                // A namespace nobody has used yet is already empty: purging it succeeds
+                // (and still clears the shared cache, which other replicas may have filled).
+                return .pending {
+                    let shared = await cache.purgeEverywhere(namespace: name) ?? .notConfigured
+                    log(shared, "admin: purged cache namespace", namespace: name, request: request, logger: logger)
+                    return OperationsRoutes.json(#"{"purged":[""# + name + #""]"# + sharedFields(shared) + "}")
+                }
             }
+        }
+    }
+
+    /// How far a purge reached beyond this replica, as fields of the answer: none without a
+    /// shared cache; `"l2":"purged","deletedKeys":N`; or `"l2":"unavailable"` when Redis could
+    /// not be reached (only this replica was purged; the others keep their copies until their TTL).
+    static func sharedFields(_ outcome: SharedPurgeOutcome) -> String {
+        switch outcome {
+        case .notConfigured: return ""
+        case .purged(let deleted): return #","l2":"purged","deletedKeys":\#(deleted)"#
+        case .unavailable: return #","l2":"unavailable""#
+        }
+    }
+
+    private static func log(_ outcome: SharedPurgeOutcome, _ message: String, namespace: String?,
+                            request: HTTPRequest, logger: Logger?) {
+        let name = Logger.Value.string(namespace ?? "*")
+        if case .unavailable(let reason) = outcome {
+            logger?.warn(message + " in this replica only: the shared cache (Redis) is unavailable",
+                         ["namespace": name, "request_id": .string(request.requestID), "reason": .string(reason)])
+        } else {
+            logger?.info(message, ["namespace": name, "request_id": .string(request.requestID)])
         }
     }
 

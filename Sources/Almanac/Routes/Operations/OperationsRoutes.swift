@@ -17,16 +17,20 @@ public enum OperationsRoutes {
         public var logger: Logger?
         /// Each provider's steward state, for `GET /admin/upstreams`.
         public var upstreams: @Sendable () -> [ProviderStatus]
+        /// Whether the shared cache (Redis) answers; nil when none is configured.
+        public var sharedCacheUp: (@Sendable () -> Bool)?
 
         public init(isDraining: @escaping @Sendable () -> Bool, metrics: MetricsRegistry, adminToken: String?,
                     cache: any CacheAdministration, logger: Logger? = nil,
-                    upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] }) {
+                    upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] },
+                    sharedCacheUp: (@Sendable () -> Bool)? = nil) {
             self.isDraining = isDraining
             self.metrics = metrics
             self.adminToken = adminToken
             self.cache = cache
             self.logger = logger
             self.upstreams = upstreams
+            self.sharedCacheUp = sharedCacheUp
         }
     }
 
@@ -38,7 +42,9 @@ public enum OperationsRoutes {
                 return .ready(Problem(status: .serviceUnavailable, slug: "draining", title: "Draining",
                                       detail: "This instance is shutting down; send new requests to another one.").response)
             }
-            return .ready(json(#"{"status":"ready"}"#))
+            // Redis down is not "not ready": this instance serves from memory and upstream.
+            guard let up = deps.sharedCacheUp else { return .ready(json(#"{"status":"ready"}"#)) }
+            return .ready(json(up() ? #"{"status":"ready","l2":"up"}"# : #"{"status":"ready","l2":"down"}"#))
         }
 
         router.get("/metrics") { _, _ in

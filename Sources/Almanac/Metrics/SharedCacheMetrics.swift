@@ -1,0 +1,26 @@
+import Cache
+
+/// The shared cache layer's (L2, Redis) state and counters, read from `SharedCacheLayer.stats()`
+/// at scrape time; absent when `cache.redis.url` is not set.
+enum SharedCacheMetrics {
+    static func families(_ stats: SharedCacheStats) -> [MetricFamily] {
+        func counter(_ name: String, _ help: String, _ value: UInt64) -> MetricFamily {
+            .single(name, help: help, kind: .counter, value: Double(value))
+        }
+        return [
+            .single("almanac_cache_l2_up", help: "1 while the shared cache (Redis) answers, 0 while almanac serves without it.",
+                    kind: .gauge, value: stats.up ? 1 : 0),
+            counter("almanac_cache_l2_hits_total", "Cache misses answered by a fresh value from the shared cache.", stats.hits),
+            counter("almanac_cache_l2_stale_hits_total", "Cache misses answered by a stale value from the shared cache (refreshed on the next read).", stats.staleHits),
+            counter("almanac_cache_l2_misses_total", "Loads that found no usable value in the shared cache.", stats.misses),
+            counter("almanac_cache_l2_errors_total", "Shared-cache calls that failed or timed out (the request went on without it).", stats.errors),
+            counter("almanac_cache_l2_lock_waits_total", "Loads that waited for another replica loading the same key instead of calling upstream.", stats.lockWaits),
+            counter("almanac_cache_l2_takeovers_total", "Waiting loads that took over a fill lock whose holder died or failed.", stats.takeovers),
+            counter("almanac_cache_l2_wait_timeouts_total", "Waiting loads that gave up on another replica's load and called upstream themselves.", stats.waitTimeouts),
+            counter("almanac_cache_l2_stores_total", "Values written to the shared cache.", stats.stores),
+            counter("almanac_cache_l2_oversized_total", "Values kept in memory only because they exceed cache.redis.maxValueBytes.", stats.oversized),
+            counter("almanac_cache_l2_purges_total", "Purges carried out in the shared cache (and announced to every replica).", stats.purges),
+            counter("almanac_cache_l2_resyncs_total", "Times this replica expired its shared entries because purge messages may have been lost (Redis reconnects).", stats.gaps),
+        ]
+    }
+}

@@ -1,0 +1,275 @@
+import Synchronization
+
+/// The cache's shared second layer (L2): one store every replica reads and fills, so a key is
+/// loaded from upstream once per TTL for the whole cluster, and every replica serves it with
+/// the same bytes, `ETag`, `Age` and `max-age`.
+///
+/// A `CacheStore` given a layer consults it only when its in-memory layer (L1) cannot answer:
+/// inside the key's single flight, never on an L1 hit. For one flight (`fill`):
+/// 1. read the key's envelope: fresh → adopt it (times and validator as stored); within its
+///    stale window and the flight is a miss → adopt it as stale (the next read refreshes it);
+/// 2. otherwise take the key's fill lock (`SET NX PX`, a random owner token, `lockMilliseconds`
+///    long — the bound of one load, so a holder that dies blocks the others no longer than that);
+///    the holder loads, stores the envelope (when it fits `maxValueBytes`; Redis TTL = stale-until
+///    − now) and releases the lock (only while it still owns it);
+/// 3. a replica that finds the lock held waits without calling upstream: it polls the value
+///    with a backoff (`pollInitialMilliseconds` doubling to `pollMaximumMilliseconds`) and tries
+///    the lock again at each step, so when the holder stores the value it is adopted, and when
+///    the lock vanishes without a value (holder died or failed) the first to retry takes over.
+///    Past `waitLimitSeconds` it loads by itself (a holder that slow is no better than none).
+///    Polling was chosen over a "filled" pub/sub message: it needs no second connection per
+///    waiter, loses nothing across a reconnect, and costs two small round trips per step only
+///    while a key is being loaded elsewhere.
+///
+/// Background refreshes (stale-while-revalidate) follow the same steps, so they are
+/// cluster-wide single too: a replica whose refresh finds another replica's refresh under way
+/// keeps serving its stale value and adopts the other's result, without calling upstream.
+///
+/// Any `SharedCacheUnavailable` ends the layer's part in that flight: it loads from upstream
+/// exactly as a store without L2 would, and never fails or waits longer than the backend's own
+/// call timeout because of the layer.
+public final class SharedCacheLayer: Sendable {
+    public struct Settings: Sendable {
+        /// Prepended to every key and channel (`cache.redis.keyPrefix`).
+        public var keyPrefix: [UInt8]
+        /// Larger envelopes stay in L1 only (`cache.redis.maxValueBytes`).
+        public var maxValueBytes: Int
+        /// How long a fill lock lives: the longest one load may take (upstream deadline and margin).
+        public var lockMilliseconds: Int
+        /// How long a flight waits for another replica's load before loading by itself.
+        public var waitLimitSeconds: Double
+        public var pollInitialMilliseconds: Int
+        public var pollMaximumMilliseconds: Int
+
+        public init(keyPrefix: [UInt8] = Array("almanac:".utf8), maxValueBytes: Int = 4_194_304,
+                    lockMilliseconds: Int = 30_000, waitLimitSeconds: Double? = nil,
+                    pollInitialMilliseconds: Int = 5, pollMaximumMilliseconds: Int = 100) {
+            self.keyPrefix = keyPrefix
+            self.maxValueBytes = max(0, maxValueBytes)
+            self.lockMilliseconds = max(1, lockMilliseconds)
+            self.waitLimitSeconds = waitLimitSeconds ?? Double(self.lockMilliseconds) / 1_000
+            self.pollInitialMilliseconds = max(1, pollInitialMilliseconds)
+            self.pollMaximumMilliseconds = max(self.pollInitialMilliseconds, pollMaximumMilliseconds)
+        }
+    }
+
+    public let backend: any SharedCacheBackend
+    public let settings: Settings
+    /// Unix seconds: the envelope's times are wall-clock so that they mean the same on every replica.
+    let wallClock: any CacheClock
+    private let availability: (@Sendable () -> Bool)?
+    private let lastCallSucceeded = Atomic<Bool>(false)
+    private let counters = Mutex(SharedCacheStats())
+
+    /// - Parameters:
+    ///   - wallClock: Unix time in seconds; defaults to the system's real-time clock (tests
+    ///     pass the `ManualCacheClock` their store and fake backend use).
+    ///   - availability: the backend's own view of its connection (e.g. `RedisClient.isAvailable`,
+    ///     kept current by its health checks even without traffic); without it, `isAvailable`
+    ///     is the outcome of the layer's last call.
+    public init(backend: any SharedCacheBackend, settings: Settings = Settings(),
+                wallClock: (any CacheClock)? = nil, availability: (@Sendable () -> Bool)? = nil) {
+        self.backend = backend
+        self.settings = settings
+        self.wallClock = wallClock ?? UnixCacheClock()
+        self.availability = availability
+    }
+
+    /// Whether the shared store answers now (`almanac_cache_l2_up`, `/readyz`).
+    public var isAvailable: Bool {
+        availability?() ?? lastCallSucceeded.load(ordering: .relaxed)
+    }
+
+    /// The layer's counters, `up` included.
+    public func stats() -> SharedCacheStats {
+        var stats = counters.withLock { $0 }
+        stats.up = isAvailable
+        return stats
+    }
+
+    // MARK: Key layout
+
+    /// `P c1: namespace : key` — a value's envelope ("c1": layout version 1 of cache keys).
+    func valueKey(namespace: String, key: [UInt8]) -> [UInt8] {
+        settings.keyPrefix + Array("c1:".utf8) + Array(namespace.utf8) + [UInt8(ascii: ":")] + key
+    }
+
+    /// Every value key of `namespace` starts with this; nil: every namespace's.
+    func valuePrefix(namespace: String?) -> [UInt8] {
+        guard let namespace else { return settings.keyPrefix + Array("c1:".utf8) }
+        return settings.keyPrefix + Array("c1:".utf8) + Array(namespace.utf8) + [UInt8(ascii: ":")]
+    }
+
+    /// `P lock: namespace : key` — the key's fill lock.
+    func lockKey(namespace: String, key: [UInt8]) -> [UInt8] {
+        settings.keyPrefix + Array("lock:".utf8) + Array(namespace.utf8) + [UInt8(ascii: ":")] + key
+    }
+
+    /// `P invalidate` — where purges are announced.
+    var invalidateChannel: [UInt8] { settings.keyPrefix + Array("invalidate".utf8) }
+
+    /// The message of `purgeAll` on the invalidate channel (no namespace is named `*`).
+    static let everyNamespace: [UInt8] = [UInt8(ascii: "*")]
+
+    // MARK: One flight
+
+    /// How a flight goes on after consulting the layer.
+    enum FillStart<Value: Sendable>: Sendable {
+        /// The shared store had it (fresh, or stale for a miss): serve this, load nothing.
+        case adopted(Value, SharedEnvelope, stale: Bool)
+        /// Load from upstream; then `finish(_:)` with the ticket (nil: leave the layer alone).
+        case load(FillTicket?)
+    }
+
+    /// What a flight that loads owes the layer: the value key to store, and the lock to release.
+    struct FillTicket: Sendable {
+        var valueKey: [UInt8]
+        var lockKey: [UInt8]
+        /// Nil when the flight loads without the lock (waited past the limit).
+        var token: [UInt8]?
+    }
+
+    /// Steps 1–3 of the type's description, for one flight of `key` in `namespace`.
+    /// `decode` reads a value's bytes (nil: unreadable, treated as absent); `acceptStale` lets a
+    /// miss adopt a value within its stale window. Throws only `CancellationError` (the flight
+    /// was abandoned while waiting).
+    func fill<Value: Sendable>(namespace: String, key: [UInt8], acceptStale: Bool, clock: any CacheClock,
+                               decode: ([UInt8]) -> Value?) async throws -> FillStart<Value> {
+        let valueKey = valueKey(namespace: namespace, key: key)
+        let lockKey = lockKey(namespace: namespace, key: key)
+        let deadline = clock.now() + settings.waitLimitSeconds
+        var delay = settings.pollInitialMilliseconds
+        var waited = false
+        var countedMiss = false
+        while true {
+            let stored: [UInt8]?
+            do {
+                stored = try await backend.value(at: valueKey)
+                noteSuccess()
+            } catch {
+                noteFailure()
+                return .load(nil)
+            }
+            if let stored, let envelope = SharedEnvelope(decoding: stored), let value = decode(envelope.value) {
+                let now = wallMilliseconds()
+                if now < envelope.expiresAtMilliseconds {
+                    count { $0.hits += 1 }
+                    return .adopted(value, envelope, stale: false)
+                }
+                if acceptStale, now < envelope.staleUntilMilliseconds {
+                    count { $0.staleHits += 1 }
+                    return .adopted(value, envelope, stale: true)
+                }
+            }
+            if !countedMiss {
+                countedMiss = true
+                count { $0.misses += 1 }
+            }
+            let token = Self.newToken()
+            let taken: Bool
+            do {
+                taken = try await backend.acquireLock(lockKey, token: token, ttlMilliseconds: settings.lockMilliseconds)
+                noteSuccess()
+            } catch {
+                noteFailure()
+                return .load(nil)
+            }
+            if taken {
+                if waited { count { $0.takeovers += 1 } }
+                return .load(FillTicket(valueKey: valueKey, lockKey: lockKey, token: token))
+            }
+            if !waited {
+                waited = true
+                count { $0.lockWaits += 1 }
+            }
+            if clock.now() >= deadline {
+                count { $0.waitTimeouts += 1 }
+                return .load(FillTicket(valueKey: valueKey, lockKey: lockKey, token: nil))
+            }
+            try await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
+            delay = min(delay * 2, settings.pollMaximumMilliseconds)
+        }
+    }
+
+    /// After the ticket's load: stores `envelope` (nil: the load failed, or cannot be encoded)
+    /// when it fits and is still servable, then releases the lock if the flight holds it.
+    /// Storing comes first, so that waiters never see the lock gone before the value is there.
+    func finish(_ ticket: FillTicket, envelope: [UInt8]?, staleUntilMilliseconds: Int64) async {
+        if let envelope {
+            let ttl = staleUntilMilliseconds - wallMilliseconds()
+            if envelope.count > settings.maxValueBytes {
+                count { $0.oversized += 1 }
+            } else if ttl > 0 {
+                do {
+                    try await backend.store(envelope, at: ticket.valueKey, ttlMilliseconds: Int(clamping: ttl))
+                    noteSuccess()
+                    count { $0.stores += 1 }
+                } catch {
+                    noteFailure()
+                }
+            }
+        }
+        if let token = ticket.token {
+            do {
+                _ = try await backend.releaseLock(ticket.lockKey, token: token)
+                noteSuccess()
+            } catch {
+                noteFailure()
+            }
+        }
+    }
+
+    // MARK: Purges
+
+    /// Deletes the namespace's values (every namespace's when nil) from the shared store and
+    /// tells every replica to drop its L1 copy. Returns the number of keys deleted.
+    func purge(namespace: String?) async throws(SharedCacheUnavailable) -> Int {
+        do {
+            let deleted = try await backend.deleteKeys(withPrefix: valuePrefix(namespace: namespace))
+            try await backend.publish(namespace.map { Array($0.utf8) } ?? Self.everyNamespace, on: invalidateChannel)
+            noteSuccess()
+            count { $0.purges += 1 }
+            return deleted
+        } catch {
+            noteFailure()
+            throw error
+        }
+    }
+
+    // MARK: Bookkeeping
+
+    func wallMilliseconds() -> Int64 {
+        Self.milliseconds(wallClock.now())
+    }
+
+    /// Seconds as whole milliseconds, saturating (a clock reading is never NaN or near Int64's range).
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        let ms = (seconds * 1_000).rounded()
+        guard ms.isFinite else { return 0 }
+        return Int64(max(-9.0e15, min(9.0e15, ms)))
+    }
+
+    func noteSuccess() { lastCallSucceeded.store(true, ordering: .relaxed) }
+
+    func noteFailure() {
+        lastCallSucceeded.store(false, ordering: .relaxed)
+        count { $0.errors += 1 }
+    }
+
+    func count(_ change: (inout SharedCacheStats) -> Void) {
+        counters.withLock { change(&$0) }
+    }
+
+    /// 16 random bytes as hex: owner tokens that no other holder will ever present.
+    static func newToken() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var token: [UInt8] = []
+        token.reserveCapacity(32)
+        for _ in 0..<2 {
+            let bits = generator.next() as UInt64
+            for shift in stride(from: 60, through: 0, by: -4) { token.append(digits[Int((bits >> UInt64(shift)) & 0xF)]) }
+        }
+        return token
+    }
+}

@@ -1,0 +1,115 @@
+import Base
+import Cache
+import TestSupport
+import Testing
+@testable import Books
+
+@Suite struct BookAnswerSharedCacheTests {
+    static let isbn = try! ISBN(parsing: "978-0-306-40615-7")
+    static let book = Book(isbn: isbn, title: "Le Petit Prince ✈️", subtitle: "", authors: ["Antoine de Saint-Exupéry", "زيد"],
+                           publisher: "Gallimard", publishedDate: "1943-04", pageCount: 96, language: "fr",
+                           description: "\"Quotes\", \\ and \u{0}", categories: ["Fiction", "童話"],
+                           coverURL: "https://covers.example/b/isbn/9780306406157-L.jpg", coverSource: "open-library",
+                           sources: ["google-books", "open-library"])
+
+    @Test func foundAndNotFoundAnswersRoundTrip() {
+        var bare = Book(isbn: Self.isbn)
+        bare.pageCount = Int.min
+        // A cover source without a URL: assigned after `Book.init`, and carried as it is.
+        var oddCover = Self.book
+        oddCover.coverURL = nil
+        let answers = [
+            BookAnswer(isbn: Self.isbn, book: Self.book, rendering: testRendering),
+            BookAnswer(isbn: Self.isbn, book: nil, rendering: testRendering),
+            BookAnswer(isbn: Self.isbn, book: bare, rendering: testRendering),
+            BookAnswer(isbn: Self.isbn, book: oddCover, rendering: testRendering),
+            BookAnswer(isbn: try! ISBN(parsing: "9791032305690"), book: nil, body: [], volumesBody: [0xFF, 0, 0x80]),
+        ]
+        for answer in answers {
+            #expect(SharedCacheValueProbe.roundTripFindings(answer).isEmpty, "\(answer)")
+        }
+        let decoded = BookAnswer(sharedCacheBytes: answers[0].sharedCacheBytes)
+        #expect(decoded?.book?.coverSource == "open-library")
+        #expect(decoded?.body == Array("book:9780306406157:google-books+open-library".utf8))
+        #expect(BookAnswer(sharedCacheBytes: answers[1].sharedCacheBytes)?.book == nil)
+        #expect(BookAnswer(sharedCacheBytes: answers[3].sharedCacheBytes)?.book?.coverSource == "open-library")
+    }
+
+    @Test func randomAnswersRoundTripAndDamageNeverTraps() {
+        var random = SplitMix64(seed: 0xB0_0C)
+        let isbns = ["9780306406157", "9791032305690", "9780134685991"].map { try! ISBN(parsing: $0) }
+        for n in 0..<300 {
+            let isbn = isbns[Int(random.next() % 3)]
+            func text() -> String? { random.oneIn(3) ? nil : random.text(maxScalars: 30) }
+            var book: Book?
+            if !random.oneIn(4) {
+                var made = Book(isbn: isbns[Int(random.next() % 3)])
+                made.title = text(); made.subtitle = text(); made.publisher = text(); made.publishedDate = text()
+                made.language = text(); made.description = text(); made.coverURL = text(); made.coverSource = text()
+                made.pageCount = random.oneIn(3) ? nil : Int(bitPattern: UInt(random.next()))
+                made.authors = (0..<Int(random.next() % 4)).map { _ in random.text(maxScalars: 12) }
+                made.categories = (0..<Int(random.next() % 3)).map { _ in random.text(maxScalars: 12) }
+                made.sources = (0..<Int(random.next() % 3)).map { _ in random.text(maxScalars: 8) }
+                book = made
+            }
+            let answer = BookAnswer(isbn: isbn, book: book, body: random.bytes(maxCount: 200), volumesBody: random.bytes(maxCount: 200))
+            let findings = SharedCacheValueProbe.roundTripFindings(answer)
+            #expect(findings.isEmpty, "answer \(n): \(findings)")
+            if n < 10 {
+                let damage = SharedCacheValueProbe.damageFindings(answer, cases: 500, random: &random)
+                #expect(damage.isEmpty, "answer \(n): \(damage.prefix(5))")
+            }
+        }
+        let full = BookAnswer(isbn: Self.isbn, book: Self.book, rendering: testRendering)
+        #expect(SharedCacheValueProbe.damageFindings(full, cases: 5_000, random: &random).isEmpty)
+    }
+
+    /// Only the thirteen digits of a valid ISBN-13 are read back; other spellings of the same
+    /// book and wrong check digits are refused (the writer never produces them).
+    @Test func onlyCanonicalISBNsAreRead() {
+        func record(_ isbn: String) -> [UInt8] {
+            var writer = BinaryRecordWriter(format: BookAnswer.sharedFormat)
+            writer.write(isbn)
+            writer.write(false)
+            writer.write(bytes: [])
+            writer.write(bytes: [])
+            return writer.bytes
+        }
+        #expect(BookAnswer(sharedCacheBytes: record("9780306406157"))?.isbn == Self.isbn)
+        for bad in ["0306406152", "978-0306406157", "9780306406158", "978030640615７", "9780306406157 ", "", "978030640615\u{0}"] {
+            #expect(BookAnswer(sharedCacheBytes: record(bad)) == nil, "\(bad)")
+        }
+        var wrongVersion = record("9780306406157")
+        wrongVersion[1] = 0
+        #expect(BookAnswer(sharedCacheBytes: wrongVersion) == nil)
+    }
+
+    @Test func isbnKeysAreTheThirteenDigits() {
+        #expect(Self.isbn.sharedCacheKeyBytes == Array("9780306406157".utf8))
+        #expect((try! ISBN(parsing: "0-306-40615-2")).sharedCacheKeyBytes == Array("9780306406157".utf8))
+    }
+}
+
+@Suite struct CoverAnswerSharedCacheTests {
+    @Test func imagesAndMissingCoversRoundTrip() {
+        var random = SplitMix64(seed: 0xC0_7E4)
+        // Every byte value, as a JPEG's would be.
+        let allBytes = (0...255).map { UInt8($0) } + [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
+        let covers = [
+            CoverAnswer.image(allBytes, contentType: "image/jpeg"),
+            CoverAnswer.image([], contentType: "image/png"),
+            CoverAnswer.missing(body: Array(#"{"type":"about:blank","status":404}"#.utf8)),
+            CoverAnswer.missing(body: []),
+            CoverAnswer.image(random.bytes(maxCount: 70_000), contentType: "image/gif"),
+        ]
+        for cover in covers {
+            #expect(SharedCacheValueProbe.roundTripFindings(cover).isEmpty)
+        }
+        let decoded = CoverAnswer(sharedCacheBytes: covers[0].sharedCacheBytes)
+        #expect(decoded?.image == allBytes)
+        #expect(decoded?.contentType == "image/jpeg")
+        #expect(CoverAnswer(sharedCacheBytes: covers[2].sharedCacheBytes)?.image == nil)
+        #expect(SharedCacheValueProbe.damageFindings(covers[0], cases: 5_000, random: &random).isEmpty)
+        #expect(SharedCacheValueProbe.damageFindings(covers[2], cases: 2_000, random: &random).isEmpty)
+    }
+}

@@ -1,0 +1,71 @@
+import TestSupport
+@testable import Cache
+
+/// A value that can travel through the shared layer; a text starting with "!" cannot be read
+/// back (a value written by a future, incompatible version).
+struct Note: SharedCacheValue, Equatable {
+    var text: String
+    var cacheCost: Int { text.utf8.count }
+    var cacheValidator: String { "n-\(text)" }
+    var sharedCacheBytes: [UInt8] { Array(text.utf8) }
+
+    init(_ text: String) { self.text = text }
+
+    init?(sharedCacheBytes: [UInt8]) {
+        guard let text = String(validating: sharedCacheBytes, as: UTF8.self), !text.hasPrefix("!") else { return nil }
+        self.text = text
+    }
+}
+
+/// Replicas sharing one in-memory L2 and one manual clock (monotonic and wall-clock alike, so
+/// every time is exact).
+struct Cluster {
+    let clock = ManualCacheClock(start: 1_000)
+    let backend: InMemorySharedCacheBackend
+    let settings: SharedCacheLayer.Settings
+
+    init(maxValueBytes: Int = 4_194_304, lockMilliseconds: Int = 2_000, waitLimitSeconds: Double? = nil) {
+        backend = InMemorySharedCacheBackend(clock: clock)
+        settings = SharedCacheLayer.Settings(
+            keyPrefix: Array("t:".utf8), maxValueBytes: maxValueBytes, lockMilliseconds: lockMilliseconds,
+            waitLimitSeconds: waitLimitSeconds, pollInitialMilliseconds: 1, pollMaximumMilliseconds: 4)
+    }
+
+    /// A new replica: its own store (L1) and layer over the shared backend.
+    func replica(jitter: Double = 0, refreshRetrySeconds: Double = 0) -> Replica {
+        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
+        let store = CacheStore(limits: CacheLimits(maxEntries: 1_000, maxBytes: 1 << 30), clock: clock,
+                               randomUnit: { jitter }, refreshRetrySeconds: refreshRetrySeconds, shared: layer)
+        return Replica(store: store, layer: layer)
+    }
+
+    func at(_ seconds: Double) { clock.set(1_000 + seconds) }
+
+    /// The envelope L2 holds for `key` of `namespace`, if any.
+    func envelope(_ key: String, in namespace: String = "notes") async throws -> SharedEnvelope? {
+        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
+        guard let bytes = try await backend.value(at: layer.valueKey(namespace: namespace, key: Array(key.utf8))) else {
+            return nil
+        }
+        return SharedEnvelope(decoding: bytes)
+    }
+}
+
+struct Replica {
+    let store: CacheStore
+    let layer: SharedCacheLayer
+
+    func notes(_ name: String = "notes") -> CacheNamespace<String, Note> {
+        store.namespace(name, keyType: String.self, valueType: Note.self)
+    }
+}
+
+/// A loader of `Note(text)` that counts its calls and may wait on a gate.
+func noteLoader(_ text: String, ttl: Double = 10, stale: Double = 0, calls: Counter, gate: Gate? = nil)
+    -> @Sendable () async throws -> CacheLoad<Note> {
+    {
+        calls.increment()
+        if let gate { await gate.wait() }
+        return CacheLoad(value: Note(text), ttlSeconds: ttl, staleSeconds: stale)
+    }
+}
