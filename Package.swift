@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Rates"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Upstream", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),

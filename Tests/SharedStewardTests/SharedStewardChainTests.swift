@@ -27,16 +27,8 @@ struct SharedStewardChainTests {
                        onChange: { provider, change in log.append("\(replica) \(provider) \(change)") })
     }
 
-    /// "a" then "b", each one GET; the answer is the provider's name in capitals.
     static func chain(_ steward: Steward, client: StubHTTPClient) -> ProviderChain<String> {
-        func provider(_ name: String) -> ProviderChain<String>.Provider {
-            .init(name: name) { client in
-                let response = try await client.get(UpstreamRequest(url: "http://\(name).test/", provider: name))
-                try UpstreamSuccess.require(response, provider: name)
-                return name.uppercased()
-            }
-        }
-        return ProviderChain([provider("a"), provider("b")], client: client, steward: steward)
+        .named(["a", "b"], client: client, steward: steward)
     }
 
     @Test func a429AnsweredToOneReplicaMakesTheOtherSkipTheProvider() async throws {
