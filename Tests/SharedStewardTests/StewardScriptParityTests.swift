@@ -27,7 +27,7 @@ struct StewardScriptParityTests {
         return .admitted(ticket, waitSeconds: wait)
     }
 
-    @Test(arguments: [1, 2, 3, 4] as [UInt64]) func randomSequencesGetTheSameAnswers(seed: UInt64) async throws {
+    @Test(arguments: 1...8 as ClosedRange<UInt64>) func randomSequencesGetTheSameAnswers(seed: UInt64) async throws {
         let server = try await RedisServerProcess.start()
         let client = RedisClient(configuration: RedisConfiguration(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 5_000))
         let reference = LocalStewardState(configuration: Self.configuration, now: 0)
@@ -52,8 +52,9 @@ struct StewardScriptParityTests {
             case 4..<8 where !open.isEmpty:
                 let (name, local, remote) = open.remove(at: Int(random.next() % UInt64(open.count)))
                 let outcome: AttemptOutcome
-                switch random.next() % 6 {
+                switch random.next() % 7 {
                 case 0: outcome = .stop(retryAfterSeconds: nil)
+                case 6: outcome = .stop(retryAfterSeconds: .infinity)
                 case 1: outcome = .stop(retryAfterSeconds: Double(random.next() % 40) / 8)
                 case 2, 3: outcome = .failure
                 case 4: outcome = .answered
