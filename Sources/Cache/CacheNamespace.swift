@@ -92,7 +92,11 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     @inlinable
     func launch(_ flight: Flight<Value>, key: Key, load: @escaping @Sendable () async throws -> CacheLoad<Value>) {
         let background = flight.background
-        let task = Task { await CacheRefresh.$isBackground.withValue(background) { await self.run(flight, key: key, load: load) } }
+        let task = Task {
+            let refresh = await CacheRefresh.$isBackground.withValue(background) { await self.run(flight, key: key, load: load) }
+            // A miss answered stale from the shared layer: revalidate now, as a stale L1 read does.
+            if refresh { _ = try? await self.value(for: key, load: load) }
+        }
         guard !flight.background else { return }
         let cancelNow = store.state.withLock { _ -> Bool in
             if flight.abandoned { return true }
@@ -102,8 +106,10 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
         if cancelNow { task.cancel() }
     }
 
+    /// Runs the flight's load (through the shared layer when there is one) and answers its
+    /// waiters. True when it adopted a stale value from the shared layer, which wants a refresh.
     @inlinable
-    func run(_ flight: Flight<Value>, key: Key, load: @Sendable () async throws -> CacheLoad<Value>) async {
+    func run(_ flight: Flight<Value>, key: Key, load: @Sendable () async throws -> CacheLoad<Value>) async -> Bool {
         let result: Result<PreparedValue<Value>, any Error>
         if let shared {
             result = await runShared(shared, background: flight.background, key: key, load: load)
@@ -118,17 +124,19 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
                 state: &state)
         }
         switch result {
-        case .success:
+        case .success(let prepared):
             var lookup = finished.lookup!
             for waiter in finished.waiters {
                 lookup.collapsed = waiter.collapsed
                 waiter.continuation.resume(returning: lookup)
             }
+            return prepared.outcome == .stale
         case .failure(let error):
             for waiter in finished.waiters { waiter.continuation.resume(throwing: error) }
             if flight.background {
                 store.onRefreshFailure?(RefreshFailure(namespace: name, key: "\(key)", error: error))
             }
+            return false
         }
     }
 

@@ -47,10 +47,12 @@ extension CacheStore {
     }
 
     /// Purges `namespace` in every replica: here at once, then its values in the shared layer
-    /// and, through the invalidate channel, every replica's L1. Without a shared layer it is
-    /// `purge(namespace:)`. Returns nil when no namespace has that name.
+    /// and, through the invalidate channel, every replica's L1 — even when this replica never
+    /// used the namespace (others may have). Without a shared layer it is `purge(namespace:)`,
+    /// and nil means no namespace has that name.
     public func purgeEverywhere(namespace: String) async -> SharedPurgeOutcome? {
-        guard purge(namespace: namespace) else { return nil }
+        let known = purge(namespace: namespace)
+        guard shared != nil else { return known ? .notConfigured : nil }
         return await purgeShared(namespace: namespace)
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// A `CacheStore` given a layer consults it only when its in-memory layer (L1) cannot answer:
 /// inside the key's single flight, never on an L1 hit. For one flight (`fill`):
 /// 1. read the key's envelope: fresh → adopt it (times and validator as stored); within its
-///    stale window and the flight is a miss → adopt it as stale (the next read refreshes it);
+///    stale window and the flight is a miss → adopt it as stale, and refresh it in the
+///    background at once (as a stale L1 entry is);
 /// 2. otherwise take the key's fill lock (`SET NX PX`, a random owner token, `lockMilliseconds`
 ///    long — the bound of one load, so a holder that dies blocks the others no longer than that);
 ///    the holder loads, stores the envelope (when it fits `maxValueBytes`; Redis TTL = stale-until
@@ -108,6 +109,11 @@ public final class SharedCacheLayer: Sendable {
     /// `P invalidate` — where purges are announced.
     var invalidateChannel: [UInt8] { settings.keyPrefix + Array("invalidate".utf8) }
 
+    /// An envelope servable for longer than this (two years: more than almanac's longest TTL
+    /// plus longest stale window, a year each) is treated as absent: it can only be damaged or
+    /// foreign, and adopting it would pin a value in L1 for good.
+    static let longestLifetimeMilliseconds: Int64 = 2 * 366 * 86_400_000
+
     /// The message of `purgeAll` on the invalidate channel (no namespace is named `*`).
     static let everyNamespace: [UInt8] = [UInt8(ascii: "*")]
 
@@ -150,8 +156,10 @@ public final class SharedCacheLayer: Sendable {
                 noteFailure()
                 return .load(nil)
             }
-            if let stored, let envelope = SharedEnvelope(decoding: stored), let value = decode(envelope.value) {
-                let now = wallMilliseconds()
+            let now = wallMilliseconds()
+            if let stored, let envelope = SharedEnvelope(decoding: stored),
+               envelope.staleUntilMilliseconds - now <= Self.longestLifetimeMilliseconds,
+               let value = decode(envelope.value) {
                 if now < envelope.expiresAtMilliseconds {
                     count { $0.hits += 1 }
                     return .adopted(value, envelope, stale: false)

@@ -111,7 +111,8 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         let registry = AlmanacMetrics.makeRegistry(.init(http: http, openConnections: { 7 },
                                                          reclaimedConnections: { ReclaimedConnections(idle: 12, silent: 3) },
                                                          cacheStats: { [rates] in ["rates": rates, "books": CacheStats()] },
-                                                         upstream: { upstream }))
+                                                         upstream: { upstream },
+                                                         sharedCache: { SharedCacheStats() }))
         return (registry, http)
     }
 
@@ -134,7 +135,8 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
                        "almanac_cache_hits_total", "almanac_cache_misses_total", "almanac_cache_stale_total",
                        "almanac_cache_evictions_total", "almanac_cache_entries", "almanac_cache_bytes",
                        "almanac_upstream_requests_total", "almanac_upstream_request_duration_seconds", "almanac_build_info",
-                       "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds"] {
+                       "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+                       "almanac_cache_l2_up", "almanac_cache_l2_hits_total", "almanac_cache_l2_errors_total"] {
             #expect(parsed.types[family] != nil, "missing \(family)")
         }
 

@@ -1,21 +1,7 @@
 import TestSupport
 @testable import Cache
 
-/// A value that can travel through the shared layer; a text starting with "!" cannot be read
-/// back (a value written by a future, incompatible version).
-struct Note: SharedCacheValue, Equatable {
-    var text: String
-    var cacheCost: Int { text.utf8.count }
-    var cacheValidator: String { "n-\(text)" }
-    var sharedCacheBytes: [UInt8] { Array(text.utf8) }
-
-    init(_ text: String) { self.text = text }
-
-    init?(sharedCacheBytes: [UInt8]) {
-        guard let text = String(validating: sharedCacheBytes, as: UTF8.self), !text.hasPrefix("!") else { return nil }
-        self.text = text
-    }
-}
+typealias Note = SharedText
 
 /// Replicas sharing one in-memory L2 and one manual clock (monotonic and wall-clock alike, so
 /// every time is exact).
@@ -40,6 +26,17 @@ struct Cluster {
     }
 
     func at(_ seconds: Double) { clock.set(1_000 + seconds) }
+
+    /// Takes `key`'s fill lock as another replica would (one that may then die, or be slow);
+    /// returns the lock's key, to release it with `token`.
+    func holdLock(_ key: String, token: String, milliseconds: Int) async throws -> [UInt8] {
+        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
+        let lock = layer.lockKey(namespace: "notes", key: Array(key.utf8))
+        guard try await backend.acquireLock(lock, token: Array(token.utf8), ttlMilliseconds: milliseconds) else {
+            throw TestFailure(code: 99)
+        }
+        return lock
+    }
 
     /// The envelope L2 holds for `key` of `namespace`, if any.
     func envelope(_ key: String, in namespace: String = "notes") async throws -> SharedEnvelope? {

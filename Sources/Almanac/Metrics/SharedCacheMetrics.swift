@@ -11,7 +11,7 @@ enum SharedCacheMetrics {
             .single("almanac_cache_l2_up", help: "1 while the shared cache (Redis) answers, 0 while almanac serves without it.",
                     kind: .gauge, value: stats.up ? 1 : 0),
             counter("almanac_cache_l2_hits_total", "Cache misses answered by a fresh value from the shared cache.", stats.hits),
-            counter("almanac_cache_l2_stale_hits_total", "Cache misses answered by a stale value from the shared cache (refreshed on the next read).", stats.staleHits),
+            counter("almanac_cache_l2_stale_hits_total", "Cache misses answered by a stale value from the shared cache (then refreshed in the background).", stats.staleHits),
             counter("almanac_cache_l2_misses_total", "Loads that found no usable value in the shared cache.", stats.misses),
             counter("almanac_cache_l2_errors_total", "Shared-cache calls that failed or timed out (the request went on without it).", stats.errors),
             counter("almanac_cache_l2_lock_waits_total", "Loads that waited for another replica loading the same key instead of calling upstream.", stats.lockWaits),

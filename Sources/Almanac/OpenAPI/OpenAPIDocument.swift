@@ -266,7 +266,7 @@ public enum OpenAPIDocument {
         "tags": ["operations"], "operationId": "ready",
         "summary": "Readiness: 503 once shutdown began (draining).",
         "responses": {
-          "200": {"description": "Ready.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}},
+          "200": {"description": "Ready (also while the shared cache is down: l2 says so).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Status"}}}},
           "503": {"$ref": "#/components/responses/Unavailable"}
         }
       }
@@ -513,14 +513,14 @@ public enum OpenAPIDocument {
           }}}
         }
       },
-      "Status": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok", "ready"]}}},
+      "Status": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok", "ready"]}, "l2": {"type": "string", "enum": ["up", "down"], "description": "Readiness only, and only with a shared cache (cache.redis.url): whether Redis answers. Down is still ready: the instance serves from memory and upstream."}}},
       "CacheStats": {
         "type": "object", "required": ["namespaces"],
         "properties": {"namespaces": {"type": "object", "additionalProperties": {"type": "object", "properties": {
           "entries": {"type": "integer"}, "bytes": {"type": "integer"}, "hits": {"type": "integer"}, "misses": {"type": "integer"},
           "stale": {"type": "integer"}, "evictions": {"type": "integer"}, "loadsInFlight": {"type": "integer"}}}}}
       },
-      "Purged": {"type": "object", "required": ["purged"], "properties": {"purged": {"type": "array", "items": {"type": "string"}}}}
+      "Purged": {"type": "object", "required": ["purged"], "properties": {"purged": {"type": "array", "items": {"type": "string"}}, "l2": {"type": "string", "enum": ["purged", "unavailable"], "description": "Only with a shared cache: purged there and announced to every replica, or Redis unreachable (this replica only)."}, "deletedKeys": {"type": "integer", "description": "Shared-cache keys deleted (with l2 purged)."}}}
     }
   }
 }

@@ -17,9 +17,12 @@ public struct HistoryCloses: Sendable {
     public let ageSeconds: Double
     public let freshnessLeftSeconds: Double
     public let collapsed: Bool
+    /// A HIT with at least one block from the cache every replica shares (L2, Redis).
+    public let shared: Bool
 
     public init(days: ClosedRange<Int64>, values: [String: [Int64]], source: String, updated: Int64, validator: String,
-                outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool) {
+                outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool,
+                shared: Bool = false) {
         self.days = days
         self.values = values
         self.source = source
@@ -29,6 +32,7 @@ public struct HistoryCloses: Sendable {
         self.ageSeconds = ageSeconds
         self.freshnessLeftSeconds = freshnessLeftSeconds
         self.collapsed = collapsed
+        self.shared = shared
     }
 
     /// The value of `code` on `day`, if any.
@@ -43,7 +47,7 @@ public struct HistoryCloses: Sendable {
     public func cappingFreshness(at seconds: Double) -> HistoryCloses {
         HistoryCloses(days: days, values: values, source: source, updated: updated, validator: validator,
                       outcome: outcome, ageSeconds: ageSeconds,
-                      freshnessLeftSeconds: min(freshnessLeftSeconds, max(0, seconds)), collapsed: collapsed)
+                      freshnessLeftSeconds: min(freshnessLeftSeconds, max(0, seconds)), collapsed: collapsed, shared: shared)
     }
 }
 
@@ -62,6 +66,7 @@ struct HistoryLookupSummary {
     private(set) var left: Double = .infinity
     private(set) var collapsed = true
     private(set) var sawMiss = false
+    private(set) var sawShared = false
     private(set) var updated: Int64 = 0
     private var hasher = ContentDigest()
 
@@ -76,6 +81,7 @@ struct HistoryLookupSummary {
         default:
             break
         }
+        sawShared = sawShared || lookup.source == .shared
         age = max(age, lookup.ageSeconds)
         let blockLeft = lookup.value.isFinal && lookup.outcome != .stale
             ? max(lookup.freshnessLeftSeconds, finalSeconds - lookup.ageSeconds) : lookup.freshnessLeftSeconds
@@ -87,6 +93,8 @@ struct HistoryLookupSummary {
     mutating func add(_ text: String) { hasher.combine(text) }
 
     var validator: String { hasher.hex }
+    /// A HIT that used a block adopted from the shared cache.
+    var isShared: Bool { outcome == .hit && sawShared }
     var freshnessLeft: Double { left.isFinite ? left : 0 }
     var isCollapsed: Bool { sawMiss && collapsed }
 }

@@ -238,7 +238,7 @@ public final class HistoryService: Sendable {
                              updated: updated, validator: summary.validator,
                              outcome: summary.outcome, ageSeconds: summary.age,
                              freshnessLeftSeconds: summary.left == .infinity ? ttlSeconds : summary.freshnessLeft,
-                             collapsed: summary.isCollapsed)
+                             collapsed: summary.isCollapsed, shared: summary.isShared)
     }
 }
 

@@ -145,7 +145,8 @@ public enum HistoryRoutes {
                 for: request, body: body, contentType: "application/json; charset=utf-8",
                 etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
                 freshness: HTTPCaching.Freshness(outcome: served.outcome, ageSeconds: served.ageSeconds,
-                                                 freshnessLeftSeconds: served.freshnessLeftSeconds, collapsed: served.collapsed))
+                                                 freshnessLeftSeconds: served.freshnessLeftSeconds, collapsed: served.collapsed,
+                                                 shared: served.shared))
         } catch {
             return RatesRoutes.problem(for: error).response
         }
