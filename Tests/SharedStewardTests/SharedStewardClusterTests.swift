@@ -149,6 +149,13 @@ struct SharedStewardClusterTests {
         try await server.launch()
         #expect(await waitUntil(timeout: 15) { await Self.admitted(a, "frankfurter")?.shared == true })
         #expect(await waitUntil(timeout: 15) { await Self.admitted(b, "frankfurter")?.shared == true })
+        // Each replica already sent its whole burst of open-library (A: 1 through Redis and 2
+        // alone, B: 3 alone). The restarted, empty Redis would grant 3 more; each replica's own
+        // bucket refuses, and Redis gets its tokens back.
+        let fallbacks = (a.fallbackDecisionCount, b.fallbackDecisionCount)
+        #expect(Self.reason(await a.admit("open-library", Self.go, now: Self.now)) == .budget)
+        #expect(Self.reason(await b.admit("open-library", Self.go, now: Self.now)) == .budget)
+        #expect(a.fallbackDecisionCount == fallbacks.0 && b.fallbackDecisionCount == fallbacks.1, "decided with Redis")
         let ticket = try #require(await Self.admitted(b, "frankfurter"))
         #expect(ticket.shared)
         #expect(await b.record("frankfurter", ticket, outcome: .stop(retryAfterSeconds: 20), now: Self.now).count == 1)
