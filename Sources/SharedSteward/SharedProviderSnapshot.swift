@@ -89,7 +89,8 @@ struct SharedProviderSnapshot: Sendable, Equatable {
             burst: Int(burst),
             tokens: rate > 0 ? min(burst, tokens + passed * rate) : burst,
             requestsLast10s: live.reduce(0) { $0 &+ $1.requests },
-            retriesLast10s: live.reduce(0) { $0 &+ $1.retries })
+            retriesLast10s: live.reduce(0) { $0 &+ $1.retries },
+            scope: "cluster")
     }
 
     /// The `almanac_upstream_state` names: 0 closed, 1 open, 2 half-open.

@@ -80,10 +80,15 @@ public struct ProviderStatus: Sendable, Equatable {
     public var tokens: Double
     public var requestsLast10s: Int
     public var retriesLast10s: Int
+    /// Whose state this is: `replica` (this process's own: no Redis, or its last call for the
+    /// provider fell back to it) or `cluster` (the state shared through Redis, as this replica
+    /// last saw it).
+    public var scope: String
 
     public init(provider: String, state: String, breaker: String, consecutiveFailures: Int,
                 breakerOpenForSeconds: Double, coolingDown: Bool, cooldownSeconds: Double,
-                maxRequestsPerSecond: Double, burst: Int, tokens: Double, requestsLast10s: Int, retriesLast10s: Int) {
+                maxRequestsPerSecond: Double, burst: Int, tokens: Double, requestsLast10s: Int, retriesLast10s: Int,
+                scope: String = "replica") {
         self.provider = provider
         self.state = state
         self.breaker = breaker
@@ -96,6 +101,7 @@ public struct ProviderStatus: Sendable, Equatable {
         self.tokens = tokens
         self.requestsLast10s = requestsLast10s
         self.retriesLast10s = retriesLast10s
+        self.scope = scope
     }
 
     /// `almanac_upstream_state`: 0 closed, 1 open, 2 half-open.

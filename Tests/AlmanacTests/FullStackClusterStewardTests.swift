@@ -51,7 +51,7 @@ extension FullStackTests.Binary {
         let metrics = try await get(twoPort, "/metrics").text
         #expect(metricValue(metrics, "almanac_upstream_skipped_total", ["provider": "google-books", "reason": "cooldown"]) == 2)
         let admin = try await get(twoPort, "/admin/upstreams", headers: ["Authorization: Bearer \(FullStack.adminToken)"])
-        #expect(admin.text.contains(#""active":true"#), "\(admin.text)")
+        #expect(admin.text.contains(#""active":true"#) && admin.text.contains(#""scope":"cluster""#), "\(admin.text)")
         // The change was logged once, by the replica that met it.
         #expect(await waitUntil { one.stdout.contains("asked to stop") })
         #expect(!two.stdout.contains("asked to stop"))

@@ -56,7 +56,7 @@ struct SharedStewardClusterTests {
         #expect(await b.allowsRetry("coinbase", now: Self.now) == false)
         // B's statuses show what B last saw: the shared cooldown.
         let status = try #require(b.statuses(now: Self.now).first { $0.provider == "coinbase" })
-        #expect(status.coolingDown && status.state == "open")
+        #expect(status.coolingDown && status.state == "open" && status.scope == "cluster")
         // Another stop while cooling down starts nothing new: one log line for the cluster.
         let late = try #require(await Self.admitted(a, "coinbase-exchange"))
         _ = await a.record("coinbase-exchange", late, outcome: .answered, now: Self.now)
@@ -173,7 +173,7 @@ struct SharedStewardClusterTests {
         #expect(a.fallbackDecisionCount >= 1)
         // Statuses never wait for Redis; they show the local state for a provider that fell back.
         let status = try #require(a.statuses(now: Self.now).first { $0.provider == "coinbase" })
-        #expect(status.requestsLast10s == 2, "both requests, as this replica counted them")
+        #expect(status.requestsLast10s == 2 && status.scope == "replica", "both requests, as this replica counted them")
         server.resume()
         #expect(await waitUntil(timeout: 15) { await Self.admitted(a, "coinbase")?.shared == true })
         await server.stop()

@@ -56,7 +56,8 @@ import Upstream
         let then = snapshot.status(provider: "p", budget: budget, elapsed: 0)
         #expect(then == ProviderStatus(provider: "p", state: "open", breaker: "closed", consecutiveFailures: 3,
                                        breakerOpenForSeconds: 0, coolingDown: true, cooldownSeconds: 2.5,
-                                       maxRequestsPerSecond: 2, burst: 10, tokens: 4.5, requestsLast10s: 7, retriesLast10s: 1))
+                                       maxRequestsPerSecond: 2, burst: 10, tokens: 4.5, requestsLast10s: 7, retriesLast10s: 1,
+                                       scope: "cluster"))
         let later = snapshot.status(provider: "p", budget: budget, elapsed: 1)
         #expect(later.cooldownSeconds == 1.5 && later.tokens == 6.5 && later.requestsLast10s == 7)
         // The bucket three seconds old leaves the window when Redis's clock (0.25 s into its
