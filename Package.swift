@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Rates"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Upstream", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
@@ -49,6 +49,9 @@ let package = Package(
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
         .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"]),
+        // The steward's state shared by a cluster's replicas through Redis (Lua scripts on
+        // Redis time, local fallback while Redis is away).
+        .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"]),
         .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
@@ -56,7 +59,7 @@ let package = Package(
         // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis"]),
+        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
+        .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),

@@ -11,7 +11,7 @@
 //   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
 //   Sources/SharedValuesFuzz/Linked/  the shared-value checks from ../Sources/TestSupport
 //   Sources/Linked/<Module>/     every file of ../Sources/{Base,CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
-//                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Redis,Almanac},
+//                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Redis,SharedSteward,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
 // one symlink per file.) The only non-toolchain dependency is libcurl, a system library
@@ -41,7 +41,8 @@ let package = Package(
         // No commit string here: the fuzz build's binary says "unknown", which nothing checks.
         .target(name: "CBuildInfo", path: linked + "CBuildInfo", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "Redis", dependencies: ["HTTPServer", "Cache"], path: linked + "Redis"),
-        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis"],
+        .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"], path: linked + "SharedSteward"),
+        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
                 path: linked + "Almanac"),
 
         // Invariant checks shared by the decoder targets.

@@ -3,6 +3,7 @@ import Cache
 import HTTPClient
 import HTTPServer
 import Redis
+import SharedSteward
 import Synchronization
 import Upstream
 #if canImport(Glibc)
@@ -55,7 +56,14 @@ public final class AlmanacApp: Sendable {
             sharedUp = { shared.isAvailable }
         }
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
-        let steward = Steward(configuration: configuration.stewardConfiguration,
+        // With Redis, the replicas share cooldowns, breakers and budgets through it (each
+        // deciding alone while Redis is away); without, the steward's state is this process's.
+        let stewardState = redis.map { redis in
+            SharedStewardState(client: redis.client, keyPrefix: Array(configuration.cache.redis.keyPrefix.utf8),
+                               fallback: LocalStewardState(configuration: configuration.stewardConfiguration,
+                                                           now: Steward.monotonicSeconds()))
+        }
+        let steward = Steward(configuration: configuration.stewardConfiguration, state: stewardState,
                               onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) },
                               onFailure: { failure in UpstreamFailureLog.write(failure, to: logger) })
         let lifecycle = Lifecycle()

@@ -133,15 +133,15 @@ final class Subscriptions: Sendable {
 
 /// A script's SHA-1 from `SCRIPT LOAD`, fetched once (concurrent first users may both load it:
 /// the same script gives the same SHA-1, so that is harmless).
-final class ScriptCache: Sendable {
-    let source: String
+public final class ScriptCache: Sendable {
+    public let source: String
     private let sha1 = Mutex<String?>(nil)
 
-    init(source: String) {
+    public init(source: String) {
         self.source = source
     }
 
-    func script(on client: RedisClient) async throws(RedisError) -> RedisScript {
+    public func script(on client: RedisClient) async throws(RedisError) -> RedisScript {
         if let known = sha1.withLock({ $0 }) { return RedisScript(source: source, sha1: known) }
         let loaded = try await client.loadScript(source)
         sha1.withLock { $0 = loaded }

@@ -45,12 +45,14 @@ struct Cooldown: Sendable, Equatable {
 
     /// The provider said stop. Returns true when this starts a cooldown (not while one runs).
     mutating func stop(retryAfterSeconds: Double?, now: Double) -> Bool {
+        // A Retry-After that is not a finite number is no Retry-After at all.
+        let retryAfterSeconds = retryAfterSeconds.flatMap { $0.isFinite ? $0 : nil }
         // Answers to requests sent before the cooldown began extend it with the same length;
         // only a new cooldown (after a probe) doubles.
         let cooling: Bool
         if case .cooling = state { cooling = true } else { cooling = false }
         let seconds: Double
-        if let retryAfterSeconds, retryAfterSeconds.isFinite {
+        if let retryAfterSeconds {
             seconds = min(max(0, retryAfterSeconds), maxSeconds)
         } else {
             seconds = min(Self.doubling(cooling ? max(0, streak - 1) : streak), maxSeconds)

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The steward's state in this process: one `ProviderGuard` per provider name behind a mutex.
 public final class LocalStewardState: StewardState {
-    private let configuration: StewardConfiguration
+    public let configuration: StewardConfiguration
     private let guards = Mutex<[String: ProviderGuard]>([:])
 
     /// Providers in `configuration.budgets` are known from the start (so `/metrics` and the
@@ -41,6 +41,17 @@ public final class LocalStewardState: StewardState {
 
     public func allowsRetry(_ provider: String, now: Double) async -> Bool {
         withGuard(provider, now: now) { $0.allowsRetry(now: now) }
+    }
+
+    /// The budget alone: takes a token for `request` (waiting as `admit` would) and counts the
+    /// request in the retry window, without looking at the cooldown or the breaker and without
+    /// taking a probe slot. A shared state asks it for every request the shared store admits,
+    /// so this bucket keeps this process's own spending whichever store decides: a process
+    /// falling back to it after the shared store failed (or coming back from it) never sends
+    /// more than its budget allows one process. Give the token back with `abandon` and an
+    /// empty ticket.
+    public func takeToken(_ provider: String, _ request: AdmissionRequest, now: Double) -> Admission {
+        withGuard(provider, now: now) { $0.takeToken(request, now: now) }
     }
 
     public func statuses(now: Double) -> [ProviderStatus] {

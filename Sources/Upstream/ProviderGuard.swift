@@ -24,15 +24,23 @@ struct ProviderGuard: Sendable, Equatable {
         if case .skip(let seconds) = cooling { return .skipped(.cooldown, availableInSeconds: seconds) }
         let breaking = breaker.check(now: now, staleProbeSeconds: staleProbeSeconds)
         if case .skip(let seconds) = breaking { return .skipped(.breaker, availableInSeconds: seconds) }
+        let budget = takeToken(ask, now: now)
+        guard case .admitted(_, let wait) = budget else { return budget }
+        let ticket = AdmissionTicket(cooldownProbe: cooling == .go(probe: true), breakerProbe: breaking == .go(probe: true))
+        if ticket.cooldownProbe { cooldown.startProbe(now: now) }
+        if ticket.breakerProbe { breaker.startProbe(now: now) }
+        return .admitted(ticket, waitSeconds: wait)
+    }
+
+    /// The bucket and the retry window alone (`LocalStewardState.takeToken`): no cooldown,
+    /// no breaker, no probe slot.
+    mutating func takeToken(_ ask: AdmissionRequest, now: Double) -> Admission {
         switch bucket.take(now: now, maxWaitSeconds: ask.maxWaitSeconds, background: ask.background) {
         case .refused(let seconds):
             return .skipped(.budget, availableInSeconds: seconds)
         case .granted(let wait):
-            let ticket = AdmissionTicket(cooldownProbe: cooling == .go(probe: true), breakerProbe: breaking == .go(probe: true))
-            if ticket.cooldownProbe { cooldown.startProbe(now: now) }
-            if ticket.breakerProbe { breaker.startProbe(now: now) }
             retries.recordRequest(now: now, isRetry: ask.isRetry)
-            return .admitted(ticket, waitSeconds: wait)
+            return .admitted(AdmissionTicket(), waitSeconds: wait)
         }
     }
 

@@ -25,6 +25,15 @@ public struct StewardLimits: Sendable, Equatable {
     /// A probe that has not reported after this long is presumed lost (the request deadline).
     public var staleProbeSeconds: Double = 8
     public init() {}
+
+    /// The breaker's first opening (1 s) and its cap after doubling (60 s): fixed rules a
+    /// shared store applies too, published here so they are written once.
+    public static var breakerOpenSeconds: (first: Double, max: Double) {
+        (CircuitBreaker.firstOpenSeconds, CircuitBreaker.maxOpenSeconds)
+    }
+
+    /// The retry budget's window (10 s).
+    public static var retryWindowSeconds: Int { RetryBudget.windowSeconds }
 }
 
 /// Everything the steward is configured with.

@@ -37,9 +37,15 @@ public struct AdmissionRequest: Sendable, Equatable {
 public struct AdmissionTicket: Sendable, Equatable {
     public var cooldownProbe: Bool
     public var breakerProbe: Bool
-    public init(cooldownProbe: Bool = false, breakerProbe: Bool = false) {
+    /// Admitted by a shared (cluster) store, which holds the probe slots; false when this
+    /// process's own state admitted it (always, for `LocalStewardState`). A state that can
+    /// fall back from the shared store to a local one hands the outcome back where the
+    /// admission was decided, so a probe slot is never freed in the wrong place.
+    public var shared: Bool
+    public init(cooldownProbe: Bool = false, breakerProbe: Bool = false, shared: Bool = false) {
         self.cooldownProbe = cooldownProbe
         self.breakerProbe = breakerProbe
+        self.shared = shared
     }
 }
 
@@ -74,6 +80,29 @@ public struct ProviderStatus: Sendable, Equatable {
     public var tokens: Double
     public var requestsLast10s: Int
     public var retriesLast10s: Int
+    /// Whose state this is: `replica` (this process's own: no Redis, or its last call for the
+    /// provider fell back to it) or `cluster` (the state shared through Redis, as this replica
+    /// last saw it).
+    public var scope: String
+
+    public init(provider: String, state: String, breaker: String, consecutiveFailures: Int,
+                breakerOpenForSeconds: Double, coolingDown: Bool, cooldownSeconds: Double,
+                maxRequestsPerSecond: Double, burst: Int, tokens: Double, requestsLast10s: Int, retriesLast10s: Int,
+                scope: String = "replica") {
+        self.provider = provider
+        self.state = state
+        self.breaker = breaker
+        self.consecutiveFailures = consecutiveFailures
+        self.breakerOpenForSeconds = breakerOpenForSeconds
+        self.coolingDown = coolingDown
+        self.cooldownSeconds = cooldownSeconds
+        self.maxRequestsPerSecond = maxRequestsPerSecond
+        self.burst = burst
+        self.tokens = tokens
+        self.requestsLast10s = requestsLast10s
+        self.retriesLast10s = retriesLast10s
+        self.scope = scope
+    }
 
     /// `almanac_upstream_state`: 0 closed, 1 open, 2 half-open.
     public var gaugeValue: Int { state == "closed" ? 0 : state == "open" ? 1 : 2 }

@@ -83,6 +83,7 @@ extension FullStackTests {
                 let admin = try await s.get("/admin/upstreams", headers: ["Authorization: Bearer \(FullStack.adminToken)"])
                 #expect(admin.status == 200)
                 #expect(admin.text.contains(#""provider":"google-books""#) && admin.text.contains(#""cooldown":{"#), "\(admin.text)")
+                #expect(admin.text.contains(#""scope":"replica""#) && !admin.text.contains(#""scope":"cluster""#), "no Redis: its own state")
                 let anonymous = try await s.get("/admin/upstreams")
                 #expect(anonymous.status == 401)
             }

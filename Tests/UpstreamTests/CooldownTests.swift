@@ -21,6 +21,18 @@ import Testing
         do { let ok = !cooldown.stop(retryAfterSeconds: nil, now: 0.4); #expect(ok) }
     }
 
+    /// A Retry-After that is not a finite number is no Retry-After: it doubles, as none does.
+    @Test func aRetryAfterThatIsNotFiniteCountsAsNone() {
+        var cooldown = Cooldown(maxSeconds: 300)
+        for (index, retryAfter) in [Double.infinity, .nan, nil].enumerated() {
+            let now = Double(index) * 100
+            #expect(cooldown.check(now: now, staleProbeSeconds: 8) == .go(probe: index > 0))
+            if index > 0 { cooldown.startProbe(now: now) }
+            _ = cooldown.stop(retryAfterSeconds: retryAfter, now: now)
+            #expect(cooldown.remaining(now: now) == Cooldown.doubling(index), "stop \(index)")
+        }
+    }
+
     @Test func withoutRetryAfterOneSecondDoublingToTheCap() {
         var cooldown = Cooldown(maxSeconds: 5)
         var now = 0.0

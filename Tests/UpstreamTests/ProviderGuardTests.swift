@@ -55,6 +55,22 @@ import Testing
         do { let ok = g.admit(AdmissionRequest(maxWaitSeconds: 0.25), now: 0) == .skipped(.budget, availableInSeconds: 1); #expect(ok) }
     }
 
+    @Test func takingATokenAloneSpendsTheBudgetButNoProbeSlot() {
+        var g = makeGuard(rate: 1, burst: 2, failures: 1)
+        guard case .admitted(let first, _) = g.admit(go, now: 0) else { Issue.record("not admitted"); return }
+        _ = g.record(.failure, ticket: first, now: 0)
+        // The breaker is open, yet the budget alone is asked: a token goes, no probe is taken.
+        do { let ok = g.takeToken(go, now: 0.5) == .admitted(AdmissionTicket(), waitSeconds: 0); #expect(ok) }
+        do { let ok = g.takeToken(AdmissionRequest(maxWaitSeconds: 0.25), now: 0.5) == .skipped(.budget, availableInSeconds: 0.5); #expect(ok) }
+        do { let ok = g.takeToken(AdmissionRequest(maxWaitSeconds: 1), now: 0.5) == .admitted(AdmissionTicket(), waitSeconds: 0.5); #expect(ok) }
+        #expect(g.retries.counts(now: 0.5) == (requests: 3, retries: 0))
+        guard case .admitted(let probe, _) = g.admit(AdmissionRequest(maxWaitSeconds: 2), now: 1) else { Issue.record("no probe"); return }
+        #expect(probe.breakerProbe)
+        // An empty ticket gives the token back and nothing else.
+        g.abandon(AdmissionTicket(), now: 1)
+        #expect(g.breaker.gaugeValue == 2)
+    }
+
     @Test func abandoningGivesTheTokenAndTheProbeBack() {
         var g = makeGuard(rate: 1, burst: 1, failures: 1)
         guard case .admitted(let first, _) = g.admit(go, now: 0) else { Issue.record("not admitted"); return }

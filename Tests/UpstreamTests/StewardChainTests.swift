@@ -19,16 +19,9 @@ import Testing
         func advance(_ by: Double) { seconds.withLock { $0 += by } }
     }
 
-    /// "a" answers per `a`, "b" always "B"; each provider makes one GET.
+    /// "a" then "b"; each provider makes one GET.
     func chain(_ steward: Steward, client: StubHTTPClient) -> ProviderChain<String> {
-        func provider(_ name: String) -> ProviderChain<String>.Provider {
-            .init(name: name) { client in
-                let response = try await client.get(UpstreamRequest(url: "http://\(name).test/", provider: name))
-                try UpstreamSuccess.require(response, provider: name)
-                return name.uppercased()
-            }
-        }
-        return ProviderChain([provider("a"), provider("b")], client: client, steward: steward)
+        .named(["a", "b"], client: client, steward: steward)
     }
 
     func steward(_ clock: ManualClock, changes: Changes? = nil,

@@ -310,7 +310,7 @@ public enum OpenAPIDocument {
         "tags": ["admin"], "operationId": "upstreamStates", "security": [{"adminToken": []}],
         "summary": "Each provider's steward state: breaker, cooldown, request budget, retries.",
         "responses": {
-          "200": {"description": "Providers sorted by name.", "content": {"application/json": {"schema": {"type": "object", "required": ["providers"], "properties": {"providers": {"type": "array", "items": {"type": "object", "required": ["provider", "state", "breaker", "cooldown", "budget", "retries"], "properties": {"provider": {"type": "string"}, "state": {"type": "string", "enum": ["closed", "open", "half-open"]}, "breaker": {"type": "object"}, "cooldown": {"type": "object"}, "budget": {"type": "object"}, "retries": {"type": "object"}}}}}}}}},
+          "200": {"description": "Providers sorted by name.", "content": {"application/json": {"schema": {"type": "object", "required": ["providers"], "properties": {"providers": {"type": "array", "items": {"type": "object", "required": ["provider", "state", "breaker", "cooldown", "budget", "retries", "scope"], "properties": {"provider": {"type": "string"}, "state": {"type": "string", "enum": ["closed", "open", "half-open"]}, "breaker": {"type": "object"}, "cooldown": {"type": "object"}, "budget": {"type": "object"}, "retries": {"type": "object"}, "scope": {"type": "string", "enum": ["replica", "cluster"], "description": "replica: this replica's own state; cluster: the state shared through Redis, as this replica last saw it."}}}}}}}}},
           "401": {"$ref": "#/components/responses/Unauthorized"},
           "404": {"$ref": "#/components/responses/AdminOff"}
         }

@@ -2,7 +2,8 @@ import Foundation
 import Upstream
 
 /// `GET /admin/upstreams`: each provider's steward state as JSON, providers sorted by name:
-/// `{"providers":[{"provider","state","breaker":{…},"cooldown":{…},"budget":{…},"retries":{…}}]}`.
+/// `{"providers":[{"provider","state","breaker":{…},"cooldown":{…},"budget":{…},"retries":{…},"scope"}]}`;
+/// `scope` says whether it is this replica's own state or the cluster's (`ProviderStatus.scope`).
 enum UpstreamsAdministration {
     static func json(_ statuses: [ProviderStatus]) -> String {
         let providers: [[String: Any]] = statuses.map { s in
@@ -15,6 +16,7 @@ enum UpstreamsAdministration {
                 "budget": ["maxRequestsPerSecond": s.maxRequestsPerSecond, "burst": s.burst,
                            "tokens": rounded(s.maxRequestsPerSecond > 0 ? s.tokens : Double(s.burst))] as [String: Any],
                 "retries": ["requestsLast10s": s.requestsLast10s, "retriesLast10s": s.retriesLast10s] as [String: Any],
+                "scope": s.scope,
             ]
         }
         let data = (try? JSONSerialization.data(withJSONObject: ["providers": providers], options: [.sortedKeys]))
