@@ -148,24 +148,28 @@ public final class SharedCacheLayer: Sendable {
         var waited = false
         var countedMiss = false
         var failuresInARow = 0
-        /// Before any wait a failed call means "load as without the layer" at once. A flight
-        /// already waiting has seen the lock held, so another replica is loading: a call that
-        /// fails then (Redis slow for a moment, past `timeoutMs`) is retried after the next
-        /// pause, up to `waitFailureTolerance` failures in a row, rather than sending the
-        /// cluster's second upstream request for the key.
-        func givesUp() -> Bool {
-            noteFailure()
-            failuresInARow += 1
-            return !waited || failuresInARow > Self.waitFailureTolerance
-        }
-        while true {
-            let stored: [UInt8]?
+        /// One call to the store: its answer, or nil when it failed. Before any wait a failed
+        /// call means "load as without the layer" at once (`giveUp`). A flight already waiting
+        /// has seen the lock held, so another replica is loading: a call that fails then
+        /// (Redis slow for a moment, past `timeoutMs`) is retried after the next pause, up to
+        /// `waitFailureTolerance` failures in a row, rather than sending the cluster's second
+        /// upstream request for the key.
+        func call<T>(_ body: () async throws(SharedCacheUnavailable) -> T) async -> T? {
             do {
-                stored = try await backend.value(at: valueKey)
+                let answer = try await body()
                 noteSuccess()
                 failuresInARow = 0
+                return answer
             } catch {
-                if givesUp() { return .load(nil) }
+                noteFailure()
+                failuresInARow += 1
+                return nil
+            }
+        }
+        var giveUp: Bool { !waited || failuresInARow > Self.waitFailureTolerance }
+        while true {
+            guard let stored = await call({ () async throws(SharedCacheUnavailable) in try await backend.value(at: valueKey) }) else {
+                if giveUp { return .load(nil) }
                 try await pause(&delay)
                 continue
             }
@@ -187,13 +191,11 @@ public final class SharedCacheLayer: Sendable {
                 count { $0.misses += 1 }
             }
             let token = Self.newToken()
-            let taken: Bool
-            do {
-                taken = try await backend.acquireLock(lockKey, token: token, ttlMilliseconds: settings.lockMilliseconds)
-                noteSuccess()
-                failuresInARow = 0
-            } catch {
-                if givesUp() { return .load(nil) }
+            let lock = await call { () async throws(SharedCacheUnavailable) in
+                try await backend.acquireLock(lockKey, token: token, ttlMilliseconds: settings.lockMilliseconds)
+            }
+            guard let taken = lock else {
+                if giveUp { return .load(nil) }
                 try await pause(&delay)
                 continue
             }
