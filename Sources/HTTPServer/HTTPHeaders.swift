@@ -6,10 +6,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     public private(set) var fields: [Field]

@@ -2,10 +2,6 @@
 public struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
     public var major: Int
     public var minor: Int
-    public init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
-    }
     public static let http1_0 = HTTPVersion(major: 1, minor: 0)
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
     public var description: String { "HTTP/\(major).\(minor)" }
@@ -15,10 +11,6 @@ public struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
 public struct QueryItem: Sendable, Equatable {
     public var name: String
     public var value: String
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
 }
 
 /// A complete, validated request as handlers see it.

@@ -2,10 +2,6 @@
 public struct HTTPStatus: Sendable, Equatable, Hashable {
     public var code: Int
     public var reasonPhrase: String
-    public init(code: Int, reasonPhrase: String) {
-        self.code = code
-        self.reasonPhrase = reasonPhrase
-    }
 
     public static let continue_ = HTTPStatus(code: 100, reasonPhrase: "Continue")
     public static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")

@@ -7,11 +7,6 @@ public struct ParseError: Error, Sendable, Equatable {
     public var status: HTTPStatus
     public var detail: String
 
-    public init(status: HTTPStatus, detail: String) {
-        self.status = status
-        self.detail = detail
-    }
-
     /// 400: the bytes do not follow the HTTP/1.1 grammar (RFC 9112).
     static func badRequest(_ detail: String) -> ParseError {
         ParseError(status: .badRequest, detail: detail)

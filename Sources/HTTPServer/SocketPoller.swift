@@ -9,13 +9,10 @@ import Glibc
 public struct SocketInterest: Equatable, Sendable {
     public var read: Bool
     public var write: Bool
-    public init(read: Bool, write: Bool) {
-        self.read = read
-        self.write = write
-    }
     public static let none = SocketInterest(read: false, write: false)
     public static let reading = SocketInterest(read: true, write: false)
     public static let writing = SocketInterest(read: false, write: true)
+    public static let readingAndWriting = SocketInterest(read: true, write: true)
 }
 
 /// Whatever owns a socket watched by a `SocketReadinessPoller`: the server's `Connection`, the

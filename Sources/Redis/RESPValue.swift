@@ -39,11 +39,6 @@ public enum RESPValue: Sendable, Equatable {
 public struct RESPPair: Sendable, Equatable {
     public var key: RESPValue
     public var value: RESPValue
-
-    public init(key: RESPValue, value: RESPValue) {
-        self.key = key
-        self.value = value
-    }
 }
 
 extension RESPValue {

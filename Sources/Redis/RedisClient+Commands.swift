@@ -133,11 +133,6 @@ public struct RedisScript: Sendable, Equatable {
     public let source: String
     public let sha1: String
 
-    public init(source: String, sha1: String) {
-        self.source = source
-        self.sha1 = sha1
-    }
-
     /// Deletes `KEYS[1]` only while it still holds `ARGV[1]`: releasing a lock only by its owner
     /// (a lock that expired and was taken by another holder is left alone). Returns 1 or 0.
     public static let releaseIfOwnerSource = """

@@ -135,7 +135,7 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
             } else {
                 let error = errno
                 if sent < 0 && (error == EAGAIN || error == EWOULDBLOCK) {
-                    setInterest(SocketInterest(read: true, write: true))
+                    setInterest(SocketInterest.readingAndWriting)
                     return
                 }
                 if sent < 0 && error == EINTR { continue }
