@@ -1,9 +1,5 @@
 import Base
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes bytes into memory the caller sized beforehand, with one `memcpy` per piece.
 ///

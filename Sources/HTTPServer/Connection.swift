@@ -1,9 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One accepted socket, driven by its owner queue's poller and timer: it reads into its
 /// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The client address of a request that came through a trusted reverse proxy
 /// (`server.trustForwardedHeaders`), for the access log.

@@ -1,9 +1,5 @@
 import Base
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// The `Date` header value (RFC 9110 §6.6.1), an IMF-fixdate (`HTTPDate`) formatted at most once per

@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The HTTP/1.1 server (RFC 9112): a listener plus one state machine per connection, each
 /// connection owned by one of a few shared serial Dispatch queues (no thread per connection).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failed system call, with the call's name and `errno`.
 public struct SocketError: Error, Sendable, CustomStringConvertible {

@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `X-Request-ID` handling: a client's id is echoed so it can correlate logs across hops;
 /// anything else gets a cheap, process-unique id.

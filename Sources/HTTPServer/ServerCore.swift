@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What every connection of one server shares: settings, the responder, counters and the
 /// registry that graceful shutdown walks.

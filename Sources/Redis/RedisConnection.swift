@@ -1,9 +1,5 @@
 import HTTPServer
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a `RedisConnection` reports to the client that owns it (on the client's queue).
 protocol RedisConnectionDelegate: AnyObject {

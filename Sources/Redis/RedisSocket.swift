@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTTPServer
 
 /// One address `getaddrinfo` gave for the Redis host, kept as raw `sockaddr` bytes.

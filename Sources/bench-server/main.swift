@@ -2,11 +2,7 @@
 // Usage: bench-server [port] (or BENCH_PORT); binds 127.0.0.1; SIGTERM/SIGINT stop it.
 // BENCH_MAX_CONNECTIONS sets server.maxConnections (20,000), BENCH_QUEUES the queue count.
 import HTTPServer
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 let arguments = CommandLine.arguments
 let port = arguments.count > 1 ? Int(arguments[1]) : getenv("BENCH_PORT").flatMap { Int(String(cString: $0)) }

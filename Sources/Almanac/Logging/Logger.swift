@@ -1,9 +1,5 @@
 import Base
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HTTPServer
 
 /// Structured logging to stdout, one line per event: JSON lines by default (for log

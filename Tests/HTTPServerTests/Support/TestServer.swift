@@ -1,11 +1,7 @@
 import TestSupport
 import HTTPServer
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 
 /// Collects access-log entries.
