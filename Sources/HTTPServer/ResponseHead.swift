@@ -140,15 +140,13 @@ enum ResponseHead {
         }
     }
 
-    /// Whether `bytes`, with A–Z folded to a–z, are exactly `lowercase` (itself lower-case ASCII).
+    /// Whether `bytes`, with A–Z folded to a–z (`ASCIICase`), are exactly `lowercase` (itself
+    /// lower-case ASCII).
     @inline(__always)
     private static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         let expected = lowercase.utf8Start
-        for i in 0..<bytes.count {
-            let byte = bytes[i]
-            if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != expected[i] { return false }
-        }
+        for i in 0..<bytes.count where ASCIICase.lowercased(bytes[i]) != expected[i] { return false }
         return true
     }
 }
