@@ -40,7 +40,7 @@ let package = Package(
                 path: linked + "HTTPServer"),
         // No commit string here: the fuzz build's binary says "unknown", which nothing checks.
         .target(name: "CBuildInfo", path: linked + "CBuildInfo", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Redis", dependencies: ["HTTPServer", "Cache"], path: linked + "Redis"),
+        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"], path: linked + "Redis"),
         .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"], path: linked + "SharedSteward"),
         .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
                 path: linked + "Almanac"),
@@ -49,8 +49,10 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["Base", "HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),
 
         // One executable per target; scripts/fuzz.sh names them parser, coinbase, ….
-        .executableTarget(name: "ParserFuzz", path: "Sources/ParserFuzz"),
-        .executableTarget(name: "RESPFuzz", path: "Sources/RESPFuzz"),
+        // How the parser and RESP targets re-feed one input in other chunkings.
+        .target(name: "FuzzChunkings", path: "Sources/FuzzChunkings"),
+        .executableTarget(name: "ParserFuzz", dependencies: ["FuzzChunkings"], path: "Sources/ParserFuzz"),
+        .executableTarget(name: "RESPFuzz", dependencies: ["FuzzChunkings"], path: "Sources/RESPFuzz"),
         .executableTarget(name: "CoinbaseFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinbaseFuzz"),
         .executableTarget(name: "CoinGeckoFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinGeckoFuzz"),
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),

@@ -1,6 +1,7 @@
 // The fuzz entry point: parses each input whole, split in two and three places chosen from
 // the input, and byte by byte, under default and tiny limits, and traps when the outcomes
 // differ or an invariant of the parser's contract breaks.
+import FuzzChunkings
 
 /// A comparable summary of one event.
 enum Digest: Equatable {
@@ -84,24 +85,10 @@ func drive(_ chunks: [ArraySlice<UInt8>], limits: RequestParserLimits) -> [Diges
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var seed: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes { seed = (seed ^ UInt64(b)) &* 0x100_0000_01b3 }
-
     for limits in limitSets {
-        let whole = drive([bytes[...]], limits: limits)
-        let expected = whole.filter(\.isRequestOrError)
-        if size >= 2 {
-            let cut = Int(seed % UInt64(size - 1)) + 1
-            let two = drive([bytes[..<cut], bytes[cut...]], limits: limits)
-            check(two.filter(\.isRequestOrError) == expected, "split at \(cut) differs")
-            let a = Int((seed >> 20) % UInt64(size + 1)), b = Int((seed >> 40) % UInt64(size + 1))
-            let (lo, hi) = (min(a, b), max(a, b))
-            let three = drive([bytes[..<lo], bytes[lo..<hi], bytes[hi...]], limits: limits)
-            check(three.filter(\.isRequestOrError) == expected, "split at \(lo), \(hi) differs")
-        }
-        if size <= 4096 {
-            let bytewise = drive(bytes.indices.map { bytes[$0...$0] }, limits: limits)
-            check(bytewise.filter(\.isRequestOrError) == expected, "byte-by-byte differs")
+        let expected = drive([bytes[...]], limits: limits).filter(\.isRequestOrError)
+        for (label, chunks) in Chunkings.alternatives(of: bytes) {
+            check(drive(chunks, limits: limits).filter(\.isRequestOrError) == expected, "\(label) differs")
         }
     }
     return 0

@@ -1,6 +1,7 @@
 // The RESP fuzz entry point: parses each input whole, split in two and three places chosen from
 // the input, and byte by byte, under default and tiny limits, and traps when the outcomes differ,
 // an error is not sticky, or a parsed value does not survive encode → parse unchanged.
+import FuzzChunkings
 
 let limitSets: [RESPParserLimits] = [
     RESPParserLimits(),
@@ -56,23 +57,11 @@ func drive(_ chunks: [ArraySlice<UInt8>], limits: RESPParserLimits) -> (encoded:
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    var seed: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes { seed = (seed ^ UInt64(b)) &* 0x100_0000_01b3 }
-
     for limits in limitSets {
         let whole = drive([bytes[...]], limits: limits)
-        if size >= 2 {
-            let cut = Int(seed % UInt64(size - 1)) + 1
-            let two = drive([bytes[..<cut], bytes[cut...]], limits: limits)
-            check(two.encoded == whole.encoded && two.error == whole.error, "split at \(cut) differs")
-            let a = Int((seed >> 20) % UInt64(size + 1)), b = Int((seed >> 40) % UInt64(size + 1))
-            let (lo, hi) = (min(a, b), max(a, b))
-            let three = drive([bytes[..<lo], bytes[lo..<hi], bytes[hi...]], limits: limits)
-            check(three.encoded == whole.encoded && three.error == whole.error, "split at \(lo), \(hi) differs")
-        }
-        if size <= 4096 {
-            let bytewise = drive(bytes.indices.map { bytes[$0...$0] }, limits: limits)
-            check(bytewise.encoded == whole.encoded && bytewise.error == whole.error, "byte-by-byte differs")
+        for (label, chunks) in Chunkings.alternatives(of: bytes) {
+            let other = drive(chunks, limits: limits)
+            check(other.encoded == whole.encoded && other.error == whole.error, "\(label) differs")
         }
     }
     return 0
