@@ -108,6 +108,9 @@ final class Cluster: Sendable {
         replicas.withLock { $0[replica] = (started.spawned, started.port) }
     }
 
+    /// What `replica` has written to stdout so far (its log lines).
+    func stdout(_ replica: Int) -> String { replicas.withLock { $0[replica].spawned.stdout } }
+
     /// One request to `replica` on a fresh connection.
     func get(_ replica: Int, _ target: String, method: String = "GET", headers: [String] = []) async throws -> WireResponse {
         let client = try WireClient(port: port(replica), timeout: 15)
