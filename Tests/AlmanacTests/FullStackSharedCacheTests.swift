@@ -14,54 +14,44 @@ extension FullStackTests.Binary {
             return try await client.readResponse()
         }
 
-        /// A second process answers a key the first one stored, from Redis: HIT with
+        /// A second process (`Cluster`) answers a key the first one stored, from Redis: HIT with
         /// `detail=redis`, the same ETag and body, `If-None-Match` across processes, no second
         /// upstream request; `/readyz` and `/metrics` say Redis is up.
         @Test func aSecondProcessAnswersFromRedis() async throws {
-            let redis = try await RedisServerProcess.start()
-            let stub = try StubUpstream()
-            defer { stub.stop() }
-            FullStackFixtures.scriptAll(stub)
-            let settings = ["ALMANAC_CACHE_REDIS_URL": redis.url, "ALMANAC_RATES_TTL_SECONDS": "300",
-                            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL, "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
-                            "ALMANAC_UPSTREAM_RETRIES": "0"]
-            let (first, firstPort) = try await AlmanacBinary.serving(settings)
-            defer { first.kill(); first.removeFiles() }
-            let (second, secondPort) = try await AlmanacBinary.serving(settings)
-            defer { second.kill(); second.removeFiles() }
+            try await Cluster.run(size: 2, environment: ["ALMANAC_RATES_TTL_SECONDS": "300"]) { cluster in
+                let stub = cluster.stub
+                let miss = try await cluster.get(0, "/v1/rates")
+                #expect(miss.status == 200)
+                #expect(miss.header("X-Cache") == "MISS")
+                let etag = try #require(miss.header("ETag"))
+                #expect(stub.requestCount(for: FullStackFixtures.coinbasePath) == 1)
 
-            let miss = try await Self.get(firstPort, "/v1/rates")
-            #expect(miss.status == 200)
-            #expect(miss.header("X-Cache") == "MISS")
-            let etag = try #require(miss.header("ETag"))
-            #expect(stub.requestCount(for: FullStackFixtures.coinbasePath) == 1)
+                let shared = try await cluster.get(1, "/v1/rates")
+                #expect(shared.status == 200)
+                #expect(shared.header("X-Cache") == "HIT")
+                #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis")
+                #expect(shared.header("ETag") == etag)
+                #expect(shared.body == miss.body)
+                // Freshness and age from the stored times: the first answer's, less the seconds between.
+                let firstLeft = try #require(miss.header("Cache-Control").flatMap { Int($0.dropFirst("public, max-age=".count)) })
+                let sharedLeft = try #require(shared.header("Cache-Control").flatMap { Int($0.dropFirst("public, max-age=".count)) })
+                #expect(firstLeft >= 270 && sharedLeft <= firstLeft && sharedLeft >= firstLeft - 3, "\(firstLeft) \(sharedLeft)")
+                let age = try #require(shared.header("Age").flatMap { Int($0) })
+                #expect(age <= 3 && firstLeft - sharedLeft <= age + 1, "Age \(age)")
+                #expect(stub.requestCount(for: FullStackFixtures.coinbasePath) == 1, "no second upstream request")
 
-            let shared = try await Self.get(secondPort, "/v1/rates")
-            #expect(shared.status == 200)
-            #expect(shared.header("X-Cache") == "HIT")
-            #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis")
-            #expect(shared.header("ETag") == etag)
-            #expect(shared.body == miss.body)
-            // Freshness and age from the stored times: the first answer's, less the seconds between.
-            let firstLeft = try #require(miss.header("Cache-Control").flatMap { Int($0.dropFirst("public, max-age=".count)) })
-            let sharedLeft = try #require(shared.header("Cache-Control").flatMap { Int($0.dropFirst("public, max-age=".count)) })
-            #expect(firstLeft >= 270 && sharedLeft <= firstLeft && sharedLeft >= firstLeft - 3, "\(firstLeft) \(sharedLeft)")
-            let age = try #require(shared.header("Age").flatMap { Int($0) })
-            #expect(age <= 3 && firstLeft - sharedLeft <= age + 1, "Age \(age)")
-            #expect(stub.requestCount(for: FullStackFixtures.coinbasePath) == 1, "no second upstream request")
+                let again = try await cluster.get(1, "/v1/rates", headers: ["If-None-Match: \(etag)"])
+                #expect(again.status == 304)
+                #expect(again.header("X-Cache") == "HIT")
+                #expect(again.header("Cache-Status")?.hasPrefix("almanac; hit; ttl=") == true, "now from this process's memory")
 
-            let again = try await Self.get(secondPort, "/v1/rates", ["If-None-Match: \(etag)"])
-            #expect(again.status == 304)
-            #expect(again.header("X-Cache") == "HIT")
-            #expect(again.header("Cache-Status")?.hasPrefix("almanac; hit; ttl=") == true, "now from this process's memory")
-
-            let ready = try await Self.get(secondPort, "/readyz")
-            #expect(ready.status == 200)
-            #expect(String(decoding: ready.body, as: UTF8.self) == #"{"status":"ready","l2":"up"}"#)
-            let metrics = String(decoding: try await Self.get(secondPort, "/metrics").body, as: UTF8.self)
-            #expect(metrics.contains("\nalmanac_cache_l2_up 1\n"), "\(metrics)")
-            #expect(metrics.contains("\nalmanac_cache_l2_hits_total 1\n"))
-            await redis.stop()
+                let ready = try await cluster.get(1, "/readyz")
+                #expect(ready.status == 200)
+                #expect(String(decoding: ready.body, as: UTF8.self) == #"{"status":"ready","l2":"up"}"#)
+                let metrics = String(decoding: try await cluster.get(1, "/metrics").body, as: UTF8.self)
+                #expect(metrics.contains("\nalmanac_cache_l2_up 1\n"), "\(metrics)")
+                #expect(metrics.contains("\nalmanac_cache_l2_hits_total 1\n"))
+            }
         }
 
         /// Redis down at start: almanac serves anyway (memory and upstream), `/readyz` is 200
