@@ -59,7 +59,9 @@ let package = Package(
         // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"]),
+        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
+                // The OpenAPI document, as a JSON file; its bytes are compiled in (`PackageResources`).
+                resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.

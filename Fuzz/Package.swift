@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"], path: linked + "Redis"),
         .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"], path: linked + "SharedSteward"),
         .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
-                path: linked + "Almanac"),
+                path: linked + "Almanac", resources: [.embedInCode("OpenAPI/openapi.json")]),
 
         // Invariant checks shared by the decoder targets.
         .target(name: "FuzzSupport", dependencies: ["Base", "HTTPClient", "Rates", "Books"], path: "Sources/FuzzSupport"),

@@ -37,6 +37,15 @@ import Testing
         return out
     }
 
+    /// The embedded file's placeholders are this build's version and project address, and none is left.
+    @Test func namesThisBuildsVersionAndProject() throws {
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
+        let info = try #require(doc["info"] as? [String: Any])
+        #expect(info["version"] as? String == AlmanacVersion.string)
+        #expect((doc["externalDocs"] as? [String: Any])?["url"] as? String == AlmanacVersion.projectURL)
+        #expect(!OpenAPIDocument.json.contains("{{"))
+    }
+
     /// The production route table (`AlmanacPlugins.standard`) with the admin API on. While no
     /// feature is plugged into `standard` yet, the features' patterns come from
     /// `featureRoutes`; as soon as one is, the real table is compared as is, so a route that
