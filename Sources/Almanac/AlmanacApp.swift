@@ -132,7 +132,7 @@ public final class AlmanacApp: Sendable {
             Task { await cache.startSharedLayer() }
         }
         logger.info("listening", [
-            "host": .string(configuration.server.host), "port": .int(port),
+            "host": .string(configuration.server.http.host), "port": .int(port),
             "version": .string(AlmanacVersion.string), "routes": .int(router.routes.count),
         ])
         return port
@@ -150,7 +150,7 @@ public final class AlmanacApp: Sendable {
             logger.info("shutdown delay: still serving, /readyz answers 503", ["delay_seconds": .double(delay)])
             try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
         }
-        logger.info("draining", ["grace_seconds": .double(configuration.server.shutdownGraceSeconds)])
+        logger.info("draining", ["grace_seconds": .double(configuration.server.http.shutdownGraceSeconds)])
         await server.shutdown()
         // The server's responder (the router) captures `lifecycle` (readiness, the open
         // connections gauge), and `lifecycle` holds the server: let go of it, or that cycle

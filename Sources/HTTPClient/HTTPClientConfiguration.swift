@@ -1,5 +1,5 @@
 /// Upstream client limits (`upstream.*` in docs/operations.md "Configuration"; docs/client.md).
-public struct HTTPClientConfiguration: Sendable {
+public struct HTTPClientConfiguration: Sendable, Equatable {
     /// TCP (+ TLS) connect budget of one attempt; never more than what is left of `timeoutMs`.
     public var connectTimeoutMs: Int = 2000
     /// Total deadline of one `get`, retries, backoff and redirects included.

@@ -1,5 +1,5 @@
 /// Limits and deadlines of the server (`server.*` keys; docs/server.md, README "Limits and HTTP behaviour").
-public struct HTTPServerConfiguration: Sendable {
+public struct HTTPServerConfiguration: Sendable, Equatable {
     /// An IPv4 or IPv6 literal (`0.0.0.0`, `127.0.0.1`, `::`, `::1`) or a host name.
     public var host: String = "0.0.0.0"
     /// 0 asks the kernel for an ephemeral port (tests); `HTTPServer.start()` returns the real one.

@@ -17,13 +17,13 @@ import Testing
     @Test func defaultsMatchTheContract() throws {
         let c = try load().get()
         #expect(c == AlmanacConfiguration())
-        #expect(c.server.host == "0.0.0.0" && c.server.port == 8080 && c.server.maxConnections == 4096)
-        #expect(c.server.headerTimeoutSeconds == 10 && c.server.idleTimeoutSeconds == 60 && c.server.shutdownGraceSeconds == 10)
-        #expect(c.server.maxHeaderBytes == 16384 && c.server.maxBodyBytes == 65536 && c.server.adminToken == nil)
+        #expect(c.server.http.host == "0.0.0.0" && c.server.http.port == 8080 && c.server.http.maxConnections == 4096)
+        #expect(c.server.http.headerTimeoutSeconds == 10 && c.server.http.idleTimeoutSeconds == 60 && c.server.http.shutdownGraceSeconds == 10)
+        #expect(c.server.http.maxHeaderBytes == 16384 && c.server.http.maxBodyBytes == 65536 && c.server.adminToken == nil)
         #expect(c.cache.maxEntries == 10000 && c.cache.maxBytes == 67_108_864)
-        #expect(c.upstream.connectTimeoutMs == 2000 && c.upstream.timeoutMs == 5000 && c.upstream.retries == 2)
-        #expect(c.upstream.maxResponseBytes == 5_242_880)
-        #expect(c.upstream.userAgent == "almanac/\(AlmanacVersion.string) (+https://github.com/almanac-dev/almanac)")
+        #expect(c.upstream.client.connectTimeoutMs == 2000 && c.upstream.client.timeoutMs == 5000 && c.upstream.client.retries == 2)
+        #expect(c.upstream.client.maxResponseBytes == 5_242_880)
+        #expect(c.upstream.client.userAgent == "almanac/\(AlmanacVersion.string) (+https://github.com/almanac-dev/almanac)")
         #expect(c.rates.providers == ["coinbase", "coingecko"] && c.rates.ttlSeconds == 60 && c.rates.staleSeconds == 600)
         #expect(c.rates.endpoints["coinbase"].baseURL == "https://api.coinbase.com")
         #expect(c.rates.endpoints["coingecko"].baseURL == "https://api.coingecko.com")
@@ -71,23 +71,23 @@ import Testing
     @Test func precedenceIsDefaultsThenFileThenEnvironmentThenFlags() throws {
         let file = #"{"server": {"port": 7000, "host": "127.0.0.1", "maxConnections": 10}, "log": {"level": "debug"}}"#
         let fromFile = try load(files: ["config/almanac.json": file]).get()
-        #expect(fromFile.server.port == 7000 && fromFile.server.maxConnections == 10 && fromFile.log.level == .debug)
+        #expect(fromFile.server.http.port == 7000 && fromFile.server.http.maxConnections == 10 && fromFile.log.level == .debug)
 
         let fromEnv = try load(env: ["ALMANAC_SERVER_PORT": "7100"], files: ["config/almanac.json": file]).get()
-        #expect(fromEnv.server.port == 7100 && fromEnv.server.maxConnections == 10)
+        #expect(fromEnv.server.http.port == 7100 && fromEnv.server.http.maxConnections == 10)
 
         let fromFlag = try load(flags: .init(host: "::1", port: "7200"), env: ["ALMANAC_SERVER_PORT": "7100", "ALMANAC_SERVER_HOST": "10.0.0.1"],
                                 files: ["config/almanac.json": file]).get()
-        #expect(fromFlag.server.port == 7200 && fromFlag.server.host == "::1")
+        #expect(fromFlag.server.http.port == 7200 && fromFlag.server.http.host == "::1")
     }
 
     @Test func fileIsChosenByFlagThenEnvironmentThenDefaultLocation() throws {
         let fs = ["a.json": #"{"server":{"port":1001}}"#, "b.json": #"{"server":{"port":1002}}"#,
                   "config/almanac.json": #"{"server":{"port":1003}}"#]
-        #expect(try load(flags: .init(configPath: "a.json"), env: ["ALMANAC_CONFIG": "b.json"], files: fs).get().server.port == 1001)
-        #expect(try load(env: ["ALMANAC_CONFIG": "b.json"], files: fs).get().server.port == 1002)
-        #expect(try load(files: fs).get().server.port == 1003)
-        #expect(try load().get().server.port == 8080, "a missing default file is fine")
+        #expect(try load(flags: .init(configPath: "a.json"), env: ["ALMANAC_CONFIG": "b.json"], files: fs).get().server.http.port == 1001)
+        #expect(try load(env: ["ALMANAC_CONFIG": "b.json"], files: fs).get().server.http.port == 1002)
+        #expect(try load(files: fs).get().server.http.port == 1003)
+        #expect(try load().get().server.http.port == 8080, "a missing default file is fine")
     }
 
     @Test func explicitlyNamedMissingFileIsAnError() {
@@ -96,14 +96,14 @@ import Testing
     }
 
     @Test func portEnvironmentVariableIsUsedOnlyWithoutAlmanacServerPort() throws {
-        #expect(try load(env: ["PORT": "9000"]).get().server.port == 9000)
-        #expect(try load(env: ["PORT": "9000", "ALMANAC_SERVER_PORT": "9100"]).get().server.port == 9100)
-        #expect(try load(flags: .init(port: "9200"), env: ["PORT": "9000"]).get().server.port == 9200)
+        #expect(try load(env: ["PORT": "9000"]).get().server.http.port == 9000)
+        #expect(try load(env: ["PORT": "9000", "ALMANAC_SERVER_PORT": "9100"]).get().server.http.port == 9100)
+        #expect(try load(flags: .init(port: "9200"), env: ["PORT": "9000"]).get().server.http.port == 9200)
         #expect(problems(env: ["PORT": "http"]) == [#"server.port: expected an integer 1–65535, got "http" (from PORT)"#])
     }
 
     @Test func portZeroOnlyFromTheFlag() throws {
-        #expect(try load(flags: .init(port: "0")).get().server.port == 0)
+        #expect(try load(flags: .init(port: "0")).get().server.http.port == 0)
         #expect(problems(env: ["ALMANAC_SERVER_PORT": "0"]) == [#"server.port: expected an integer 1–65535, got "0" (from ALMANAC_SERVER_PORT)"#])
         #expect(problems(files: ["config/almanac.json": #"{"server":{"port":0}}"#])
                     == ["server.port: expected an integer 1–65535, got 0 (from config/almanac.json)"])
@@ -194,7 +194,7 @@ import Testing
         let c = try load(env: ["ALMANAC_SERVER_MAX_CONNECTIONS": "7", "ALMANAC_UPSTREAM_RETRIES": "0",
                                "ALMANAC_CACHE_MAX_ENTRIES": "5", "ALMANAC_UPSTREAM_USER_AGENT": "almanac (ops@example.org)"]).get()
         #expect(c.httpServerConfiguration.maxConnections == 7)
-        #expect(c.httpServerConfiguration.bodyTimeoutSeconds == c.server.headerTimeoutSeconds,
+        #expect(c.httpServerConfiguration.bodyTimeoutSeconds == c.server.http.headerTimeoutSeconds,
                 "a slow body is cut as soon as a slow head would be")
         #expect(c.httpServerConfiguration.serverName == "almanac/\(AlmanacVersion.string)")
         #expect(c.httpClientConfiguration.retries == 0)

@@ -8,9 +8,9 @@ import Testing
     @Test
     func healthcheckAgainstTheRealServerAndDrain() async throws {
         var config = AlmanacConfiguration()
-        config.server.host = "127.0.0.1"
-        config.server.port = 0
-        config.server.shutdownGraceSeconds = 2
+        config.server.http.host = "127.0.0.1"
+        config.server.http.port = 0
+        config.server.http.shutdownGraceSeconds = 2
         let sink = MemoryLogSink()
         let app = AlmanacApp(configuration: config, logSink: sink)
         let port = try app.start()

@@ -167,7 +167,7 @@ extension FullStackTests {
         }
 
         @Test func connectionsPastTheLimitAreToldWhenToRetry() async throws {
-            try await FullStack.run(configure: { $0.server.maxConnections = 1 }) { s in
+            try await FullStack.run(configure: { $0.server.http.maxConnections = 1 }) { s in
                 // The one slot is busy (a request partly received: never reclaimed for a newcomer).
                 let first = try s.connect()
                 try await first.request("GET", "/healthz")

@@ -205,7 +205,7 @@ extension FullStackTests {
                 c.rates.staleSeconds = 1
                 // This test is about the stale window: keep the breaker and the budgets (tested
                 // on their own) out of it, however often the loop below asks.
-                c.upstream.breakerFailures = 1000
+                c.upstream.steward.limits.breakerFailures = 1000
                 c.rates.endpoints["coinbase"].budget.maxRequestsPerSecond = 0
                 c.rates.endpoints["coingecko"].budget.maxRequestsPerSecond = 0
             }) { s in
@@ -235,7 +235,7 @@ extension FullStackTests {
 
         @Test func hangingUpstreamIsAGatewayTimeout() async throws {
             try await FullStack.run(configure: { c in
-                c.upstream.timeoutMs = 300
+                c.upstream.client.timeoutMs = 300
             }) { s in
                 s.stub.setFault(.hang)
                 let r = try await s.get("/v1/rates")

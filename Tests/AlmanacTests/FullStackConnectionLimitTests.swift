@@ -6,7 +6,7 @@ extension FullStackTests {
     /// counted in `/metrics` and reported by one warn line.
     @Suite struct ConnectionLimit {
         @Test func idleConnectionsMakeRoomAndAreCountedAndLogged() async throws {
-            try await FullStack.run(configure: { $0.server.maxConnections = 5 }) { s in
+            try await FullStack.run(configure: { $0.server.http.maxConnections = 5 }) { s in
                 var held: [WireClient] = []
                 for _ in 0..<5 {
                     let c = try s.connect()

@@ -238,7 +238,7 @@ extension FullStackTests.Server {
         weak var weakApp: AlmanacApp?
         weak var weakClient: CurlHTTPClient?
         do {
-            let s = try FullStack(configure: { $0.server.shutdownGraceSeconds = 0.2 })
+            let s = try FullStack(configure: { $0.server.http.shutdownGraceSeconds = 0.2 })
             weakApp = s.app
             weakClient = s.app.httpClient as? CurlHTTPClient
             #expect(weakClient != nil)

@@ -47,7 +47,7 @@ extension FullStackTests {
         }
 
         @Test func googleTimeoutFallsThroughToOpenLibrary() async throws {
-            try await FullStack.run(configure: { $0.upstream.timeoutMs = 300 }) { s in
+            try await FullStack.run(configure: { $0.upstream.client.timeoutMs = 300 }) { s in
                 s.stub.setFault(.hang, for: F.googlePath)
                 let r = try await s.get("/v1/books/\(F.isbn13)")
                 #expect(r.status == 200, "\(r.text)")

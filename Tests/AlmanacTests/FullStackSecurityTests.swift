@@ -159,7 +159,7 @@ extension FullStackTests {
         }
 
         @Test func timeoutsAndStatusesNameProviderCauseAndRequestIDOnly() async throws {
-            try await FullStack.run(configure: { FullStack.unthrottled(&$0); $0.upstream.timeoutMs = 400 }) { s in
+            try await FullStack.run(configure: { FullStack.unthrottled(&$0); $0.upstream.client.timeoutMs = 400 }) { s in
                 s.stub.setFault(.hang, for: F.coinbasePath)
                 s.stub.setFault(.status(503), for: F.coingeckoPath)
                 let response = try await s.get("/v1/rates", headers: ["X-Request-ID: abc-123"])
@@ -174,7 +174,7 @@ extension FullStackTests {
 
         @Test func forwardedForIsLoggedOnlyWhenTrusted() async throws {
             for trusted in [false, true] {
-                try await FullStack.run(configure: { $0.server.trustForwardedHeaders = trusted; $0.log.level = .info }) { s in
+                try await FullStack.run(configure: { $0.server.http.trustForwardedHeaders = trusted; $0.log.level = .info }) { s in
                     let response = try await s.get("/healthz", headers: ["X-Request-ID: xff-\(trusted)",
                                                                          "X-Forwarded-For: 198.51.100.9, 203.0.113.7"])
                     #expect(response.status == 200)

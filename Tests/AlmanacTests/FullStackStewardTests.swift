@@ -128,7 +128,7 @@ extension FullStackTests {
 
         @Test func consecutiveFailuresOpenTheBreakerAndItIsLoggedOnce() async throws {
             try await FullStack.run(configure: { c in
-                c.upstream.breakerFailures = 2
+                c.upstream.steward.limits.breakerFailures = 2
                 c.rates.providers = ["coinbase"]
             }) { s in
                 s.stub.setFault(.status(500), for: F.coinbasePath)
@@ -148,8 +148,8 @@ extension FullStackTests {
 
         @Test func theRequestDeadlineBoundsTheWholeChain() async throws {
             try await FullStack.run(configure: { c in
-                c.upstream.timeoutMs = 10_000
-                c.upstream.requestDeadlineMs = 300
+                c.upstream.client.timeoutMs = 10_000
+                c.upstream.steward.requestDeadlineMs = 300
             }) { s in
                 s.stub.setFault(.hang, for: F.coinbasePath)
                 let r = try await s.get("/v1/rates")

@@ -96,13 +96,13 @@ final class FullStack: Sendable {
         let stub = try StubUpstream()
         script(stub)
         var config = AlmanacConfiguration()
-        config.server.host = "127.0.0.1"
-        config.server.port = 0
-        config.server.shutdownGraceSeconds = 3
+        config.server.http.host = "127.0.0.1"
+        config.server.http.port = 0
+        config.server.http.shutdownGraceSeconds = 3
         config.server.adminToken = FullStack.adminToken
-        config.upstream.retries = 0
-        config.upstream.connectTimeoutMs = 2000
-        config.upstream.timeoutMs = 10000
+        config.upstream.client.retries = 0
+        config.upstream.client.connectTimeoutMs = 2000
+        config.upstream.client.timeoutMs = 10000
         // Every registered provider at the stub.
         for id in config.rates.endpoints.descriptors.map(\.id) { config.rates.endpoints[id].baseURL = stub.baseURL }
         for id in config.history.endpoints.descriptors.map(\.id) { config.history.endpoints[id].baseURL = stub.baseURL }
@@ -255,6 +255,6 @@ extension FullStack {
         for id in c.rates.endpoints.descriptors.map(\.id) { c.rates.endpoints[id].budget = .unlimited }
         for id in c.history.endpoints.descriptors.map(\.id) { c.history.endpoints[id].budget = .unlimited }
         for id in c.books.endpoints.descriptors.map(\.id) { c.books.endpoints[id].budget = .unlimited }
-        c.upstream.breakerFailures = 1000
+        c.upstream.steward.limits.breakerFailures = 1000
     }
 }

@@ -102,11 +102,11 @@ private final class OneShotServer: Sendable {
 
     @Test func defaultURLUsesLoopbackForWildcardBinds() {
         var c = AlmanacConfiguration()
-        c.server.port = 9090
+        c.server.http.port = 9090
         #expect(HealthCheck.defaultURL(for: c) == "http://127.0.0.1:9090/healthz")
-        c.server.host = "::"
+        c.server.http.host = "::"
         #expect(HealthCheck.defaultURL(for: c) == "http://[::1]:9090/healthz")
-        c.server.host = "10.1.2.3"
+        c.server.http.host = "10.1.2.3"
         #expect(HealthCheck.defaultURL(for: c) == "http://10.1.2.3:9090/healthz")
     }
 

@@ -30,7 +30,7 @@ import TestSupport
         #expect(redis.timeoutMilliseconds == 75)
         #expect(set.sharedCacheSettings.keyPrefix == Array("blue:".utf8))
         #expect(set.sharedCacheSettings.maxValueBytes == 1024)
-        #expect(set.sharedCacheSettings.lockMilliseconds == set.upstream.requestDeadlineMs + 1_000)
+        #expect(set.sharedCacheSettings.lockMilliseconds == set.upstream.steward.requestDeadlineMs + 1_000)
         #expect(set.secrets.contains("s3cret-pw"))
         #expect(set.redactedJSON.contains(#""url" : "redis://app:***@10.0.0.5:6380/2""#), "\(set.redactedJSON)")
         #expect(!set.redactedJSON.contains("s3cret-pw"))

@@ -20,7 +20,7 @@ let adminToken = "fuzz-admin-token-0123456789"
 let apps: [AlmanacApp] = UpstreamScenario.allCases.map { scenario in
     var config = AlmanacConfiguration()
     config.server.adminToken = adminToken
-    config.upstream.retries = 0
+    config.upstream.client.retries = 0
     if scenario == .coindeskOnly { config.rates.providers = ["coindesk"] }
     // Small caches, so evictions and misses keep happening.
     config.cache.maxEntries = 64

@@ -89,7 +89,7 @@ public enum AlmanacCLI {
                 try await app.run()
                 result.set(exitSuccess)
             } catch {
-                let reason = ListenFailureAdvice.describe(error, host: config.server.host, port: config.server.port)
+                let reason = ListenFailureAdvice.describe(error, host: config.server.http.host, port: config.server.http.port)
                 app.logger.error("cannot serve: \(reason)")
                 output.err("almanac: cannot serve: \(reason)")
                 result.set(exitFailure)

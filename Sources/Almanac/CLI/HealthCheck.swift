@@ -40,14 +40,14 @@ public enum HealthCheck {
     /// The URL the probe uses when none is given: the configured port on loopback (a
     /// wildcard bind address is not something to connect to).
     public static func defaultURL(for configuration: AlmanacConfiguration) -> String {
-        let host = configuration.server.host
+        let host = configuration.server.http.host
         let target: String =
             switch host {
             case "0.0.0.0", "": "127.0.0.1"
             case "::", "[::]": "[::1]"
             default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             }
-        return "http://\(target):\(configuration.server.port)/healthz"
+        return "http://\(target):\(configuration.server.http.port)/healthz"
     }
 
     /// Returns nil when the server answered 200.

@@ -32,20 +32,17 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         self.books = BooksConfiguration(kinds: books)
     }
 
-    /// `server.*`: the listener and its limits. The server's own defaults are the documented
-    /// ones (written once, in `HTTPServerConfiguration`).
+    /// `server.*`: the listener and its limits, and what almanac's own routes need.
     public struct Server: Sendable, Equatable {
-        private static let defaults = HTTPServerConfiguration()
-        /// `0.0.0.0`: every IPv4 interface, as containers need.
-        public var host = defaults.host
-        /// 8080. Port 0 (ephemeral) is accepted only from `--port`, for tests.
-        public var port = defaults.port
-        public var maxConnections = defaults.maxConnections
-        public var headerTimeoutSeconds = defaults.headerTimeoutSeconds
-        public var idleTimeoutSeconds = defaults.idleTimeoutSeconds
-        public var maxHeaderBytes = defaults.maxHeaderBytes
-        public var maxBodyBytes = defaults.maxBodyBytes
-        public var shutdownGraceSeconds = defaults.shutdownGraceSeconds
+        /// `server.host`, `.port`, `.maxConnections`, `.headerTimeoutSeconds`, `.idleTimeoutSeconds`,
+        /// `.maxHeaderBytes`, `.maxBodyBytes`, `.shutdownGraceSeconds` and `.trustForwardedHeaders`:
+        /// the HTTP server's own settings with its documented defaults, held as its type so each
+        /// is written once (`httpServerConfiguration` adds what almanac derives).
+        ///
+        /// `trustForwardedHeaders`: behind one trusted reverse proxy, `Forwarded` /
+        /// `X-Forwarded-Proto` / `X-Forwarded-Host` shape absolute links and the access log's
+        /// client address comes from `X-Forwarded-For`. Off by default: a direct client could forge them.
+        public var http = HTTPServerConfiguration()
         /// 0: after SIGTERM/SIGINT, how long to keep accepting and serving while `/readyz`
         /// answers 503, so a load balancer takes the instance out of rotation before the drain.
         public var shutdownDelaySeconds = 0.0
@@ -56,10 +53,6 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         /// the base of absolute links almanac writes (Google-compatible `imageLinks`). None:
         /// built from the request's `Host` (and forwarded headers when trusted).
         public var publicBaseURL: String?
-        /// Behind one trusted reverse proxy: `Forwarded` / `X-Forwarded-Proto` /
-        /// `X-Forwarded-Host` shape absolute links, and the access log's client address comes
-        /// from `X-Forwarded-For`. Off by default: a direct client could forge them.
-        public var trustForwardedHeaders = defaults.trustForwardedHeaders
         public init() {}
 
         /// `server.cors.*`: which web pages on other origins may read the public API.
@@ -91,27 +84,21 @@ public struct AlmanacConfiguration: Sendable, Equatable {
         }
     }
 
-    /// `upstream.*`: how the HTTP client treats every provider. Defaults are the client's and
-    /// the steward's own (written once, in `HTTPClientConfiguration` and `StewardConfiguration`).
+    /// `upstream.*`: how the HTTP client and the steward treat every provider, held as their
+    /// own configuration types so each default is written once, where it is used.
     public struct Upstream: Sendable, Equatable {
-        private static let client = HTTPClientConfiguration(), steward = StewardConfiguration()
-        public var connectTimeoutMs = client.connectTimeoutMs
-        public var timeoutMs = client.timeoutMs
-        public var retries = client.retries
-        public var maxResponseBytes = client.maxResponseBytes
-        /// `almanac/<version> (+<project URL>)`; operators append a contact address.
-        public var userAgent = AlmanacVersion.userAgent
-        /// Longest wait for a provider's budget token before it is skipped.
-        public var maxQueueMs = steward.maxQueueMs
-        /// Cap of a cooldown, whatever a provider's Retry-After says.
-        public var maxCooldownSeconds = steward.limits.maxCooldownSeconds
-        /// Consecutive transport failures, timeouts or 5xx that open a provider's breaker.
-        public var breakerFailures = steward.limits.breakerFailures
-        /// Retries as a share of a provider's requests over the last 10 s (at least 1 a second).
-        public var retryBudgetPercent = steward.limits.retryBudgetPercent
-        /// A client request's whole wait across the provider chain.
-        public var requestDeadlineMs = steward.requestDeadlineMs
-        public init() {}
+        /// `upstream.connectTimeoutMs`, `.timeoutMs`, `.retries`, `.maxResponseBytes` and
+        /// `.userAgent` (`almanac/<version> (+<project URL>)` by default; operators append a
+        /// contact address).
+        public var client = HTTPClientConfiguration()
+        /// `upstream.maxQueueMs` (longest wait for a budget token before a provider is skipped),
+        /// `.requestDeadlineMs` (a client request's whole wait across the provider chain), and in
+        /// `limits`: `.maxCooldownSeconds`, `.breakerFailures`, `.retryBudgetPercent`. Budgets
+        /// come from the provider endpoints (`stewardConfiguration`).
+        public var steward = StewardConfiguration()
+        public init() {
+            client.userAgent = AlmanacVersion.userAgent
+        }
     }
 
     /// `log.*`: what is logged and how lines look.

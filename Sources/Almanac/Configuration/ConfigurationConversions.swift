@@ -6,34 +6,18 @@ import Redis
 /// The module-level configurations derived from the operator's one file, so each module
 /// keeps its own small type and only Almanac knows how the keys map.
 extension AlmanacConfiguration {
+    /// The operator's `server.*` settings plus what almanac derives: its `Server` header, and a
+    /// body deadline no longer than a head's (no almanac route takes a body, and a 30 s body
+    /// deadline let slow-body clients, `slowhttptest -B`, hold every connection slot:
+    /// bench/repro/slow_body_exhaustion.sh).
     public var httpServerConfiguration: HTTPServerConfiguration {
-        var c = HTTPServerConfiguration()
-        c.host = server.host
-        c.port = server.port
-        c.maxConnections = server.maxConnections
-        c.headerTimeoutSeconds = server.headerTimeoutSeconds
-        // A body gets no longer than a head: no almanac route takes a body, and a 30 s body
-        // deadline let slow-body clients (slowhttptest -B) hold every connection slot
-        // (bench/repro/slow_body_exhaustion.sh).
-        c.bodyTimeoutSeconds = server.headerTimeoutSeconds
-        c.idleTimeoutSeconds = server.idleTimeoutSeconds
-        c.maxHeaderBytes = server.maxHeaderBytes
-        c.maxBodyBytes = server.maxBodyBytes
-        c.shutdownGraceSeconds = server.shutdownGraceSeconds
+        var c = server.http
+        c.bodyTimeoutSeconds = c.headerTimeoutSeconds
         c.serverName = AlmanacVersion.serverName
-        c.trustForwardedHeaders = server.trustForwardedHeaders
         return c
     }
 
-    public var httpClientConfiguration: HTTPClientConfiguration {
-        var c = HTTPClientConfiguration()
-        c.connectTimeoutMs = upstream.connectTimeoutMs
-        c.timeoutMs = upstream.timeoutMs
-        c.retries = upstream.retries
-        c.maxResponseBytes = upstream.maxResponseBytes
-        c.userAgent = upstream.userAgent
-        return c
-    }
+    public var httpClientConfiguration: HTTPClientConfiguration { upstream.client }
 
     public var cacheLimits: CacheLimits {
         CacheLimits(maxEntries: cache.maxEntries, maxBytes: cache.maxBytes)
@@ -50,7 +34,7 @@ extension AlmanacConfiguration {
     /// delays the others' takeover by no more than that.
     public var sharedCacheSettings: SharedCacheLayer.Settings {
         SharedCacheLayer.Settings(keyPrefix: Array(cache.redis.keyPrefix.utf8), maxValueBytes: cache.redis.maxValueBytes,
-                                  lockMilliseconds: upstream.requestDeadlineMs + 1_000)
+                                  lockMilliseconds: upstream.steward.requestDeadlineMs + 1_000)
     }
 
     /// The Redis password as text, when the URL has one (masked in logs wherever it appears).

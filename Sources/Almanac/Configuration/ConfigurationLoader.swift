@@ -85,7 +85,7 @@ public enum ConfigurationLoader {
             set(key, .text(host), source: "--host", on: &config, problems: &problems)
         }
         if let port = flags.port {
-            set(.integer("server.port", \.server.port, 0...65535), .text(port), source: "--port",
+            set(.integer("server.port", \.server.http.port, 0...65535), .text(port), source: "--port",
                 on: &config, problems: &problems)
         }
 

@@ -116,6 +116,6 @@ public struct PublicLinks: Sendable, Equatable {
 extension AlmanacConfiguration {
     /// `server.publicBaseUrl` and `server.trustForwardedHeaders` for the books routes.
     public var publicLinks: PublicLinks {
-        PublicLinks(baseURL: server.publicBaseURL, trustForwardedHeaders: server.trustForwardedHeaders)
+        PublicLinks(baseURL: server.publicBaseURL, trustForwardedHeaders: server.http.trustForwardedHeaders)
     }
 }
