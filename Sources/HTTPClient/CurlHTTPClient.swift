@@ -75,13 +75,9 @@ public final class CurlHTTPClient: HTTPClient {
                 throw failure(.timeout, "timed out after \(configuration.timeoutMs) ms", "deadline reached before GET \(shown)")
             }
             let spec = TransferSpec(
-                url: url, headers: headers, userAgent: configuration.userAgent,
-                connectTimeoutMs: configuration.connectTimeoutMs,
+                url: url, headers: headers, client: configuration,
                 timeoutMs: max(1, Int((remaining.inSeconds * 1000).rounded(.up))),
-                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes,
-                lowSpeedLimitBytesPerSecond: configuration.lowSpeedLimitBytesPerSecond,
-                lowSpeedTimeSeconds: configuration.lowSpeedTimeSeconds,
-                acceptEncoding: configuration.acceptEncoding)
+                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes)
             switch await engine.perform(spec) {
             case .failure(let kind, let detail):
                 throw failure(kind, CurlErrorMapping.publicCause(of: kind, timeoutMs: configuration.timeoutMs,

@@ -129,15 +129,15 @@ final class CurlTransfer: @unchecked Sendable {
         // scheme and host is checked before any connection is made to it.
         check("FOLLOWLOCATION", ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         check("HTTP_VERSION", ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1))
-        check("CONNECTTIMEOUT_MS", ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, min(spec.connectTimeoutMs, spec.timeoutMs))))
+        check("CONNECTTIMEOUT_MS", ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, min(spec.client.connectTimeoutMs, spec.timeoutMs))))
         check("TIMEOUT_MS", ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, spec.timeoutMs)))
-        if spec.lowSpeedLimitBytesPerSecond > 0, spec.lowSpeedTimeSeconds > 0 {
-            check("LOW_SPEED_LIMIT", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, spec.lowSpeedLimitBytesPerSecond))
-            check("LOW_SPEED_TIME", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, spec.lowSpeedTimeSeconds))
+        if spec.client.lowSpeedLimitBytesPerSecond > 0, spec.client.lowSpeedTimeSeconds > 0 {
+            check("LOW_SPEED_LIMIT", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, spec.client.lowSpeedLimitBytesPerSecond))
+            check("LOW_SPEED_TIME", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, spec.client.lowSpeedTimeSeconds))
         }
-        check("ACCEPT_ENCODING", ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, spec.acceptEncoding))
+        check("ACCEPT_ENCODING", ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, spec.client.acceptEncoding))
         check("MAXFILESIZE_LARGE", ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(spec.maxResponseBytes)))
-        check("USERAGENT", ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, spec.userAgent))
+        check("USERAGENT", ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, spec.client.userAgent))
         check("TCP_KEEPALIVE", ccurl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1))
         for header in spec.headers where !header.name.isEmpty {
             guard !(header.name + header.value).contains(where: { $0 == "\r" || $0 == "\n" }) else {

@@ -3,14 +3,13 @@
 struct TransferSpec: Sendable {
     var url: String
     var headers: [UpstreamHeader]
-    var userAgent: String
-    var connectTimeoutMs: Int
+    /// The client's identity and per-attempt limits: user agent, connect timeout, drip-feed
+    /// guard, accepted encodings (its `timeoutMs` and `maxResponseBytes` give way to the two below).
+    var client: HTTPClientConfiguration
     /// What is left of the call's total deadline.
     var timeoutMs: Int
+    /// The request's own limit when it sets one (a cover image), else the client's.
     var maxResponseBytes: Int
-    var lowSpeedLimitBytesPerSecond: Int
-    var lowSpeedTimeSeconds: Int
-    var acceptEncoding: String
 }
 
 /// How one hop ended.
