@@ -24,7 +24,7 @@ public struct CoverHostPolicy: Sendable, Equatable {
     public static let googleImageEntries: Set<HostPolicy.Entry> = Set(
         GoogleBooksProvider.imageHosts.map { HostPolicy.Entry(scheme: "https", host: $0, port: 443) })
     /// The real Open Library covers origin, and where it redirects: the Internet Archive.
-    public static let openLibraryCoversOrigin = UpstreamOrigin(scheme: "https", host: "covers.openlibrary.org", port: 443)
+    public static let openLibraryCoversEntry = HostPolicy.Entry(scheme: "https", host: "covers.openlibrary.org", port: 443)
     public static let internetArchiveEntry = HostPolicy.Entry(scheme: "https", host: "archive.org", port: 443,
                                                               includesSubdomains: true)
 
@@ -51,7 +51,8 @@ public struct CoverHostPolicy: Sendable, Equatable {
     /// covers origin (which redirects there).
     static func entries(forCoversBaseURL base: String) -> Set<HostPolicy.Entry> {
         guard case .success(let origin) = UpstreamOrigin.parse(base) else { return [] }
-        return origin == openLibraryCoversOrigin ? [HostPolicy.Entry(origin), internetArchiveEntry] : [HostPolicy.Entry(origin)]
+        let entry = HostPolicy.Entry(origin)
+        return entry == openLibraryCoversEntry ? [entry, internetArchiveEntry] : [entry]
     }
 
     /// True when `url` is an acceptable http(s) URL on an allowed origin.

@@ -14,19 +14,15 @@ import Base
 /// Default ports are made explicit (`https://h` and `https://h:443` are one origin), and the
 /// result is cross-checked with libcurl's own parser (`UpstreamURL`): a URL the two read
 /// differently is refused.
+///
+/// Only `parse` makes one outside this module, so every origin a caller holds passed these checks.
 public struct UpstreamOrigin: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
-    public var scheme: String
+    public let scheme: String
     /// Lower-cased host name or dotted-quad IPv4 address.
-    public var host: String
+    public let host: String
     /// Always explicit: 80 or 443 when the URL names none.
-    public var port: Int
-
-    public init(scheme: String, host: String, port: Int) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-    }
+    public let port: Int
 
     public var description: String { "\(scheme)://\(host):\(port)" }
 

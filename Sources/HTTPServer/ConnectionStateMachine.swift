@@ -43,28 +43,8 @@ struct ConnectionStateMachine: Sendable {
     typealias Nanos = UInt64
 
     struct Timeouts: Sendable, Equatable {
-        var header: Nanos
-        var idle: Nanos
-        var body: Nanos
-        var write: Nanos
-        var linger: Nanos
+        var header, idle, body, write, linger: Nanos
 
-        init(header: Nanos, idle: Nanos, body: Nanos, write: Nanos, linger: Nanos) {
-            self.header = header
-            self.idle = idle
-            self.body = body
-            self.write = write
-            self.linger = linger
-        }
-
-        init(_ configuration: HTTPServerConfiguration) {
-            func ns(_ seconds: Double) -> Nanos { Nanos(max(0.001, seconds) * 1e9) }
-            self.init(header: ns(configuration.headerTimeoutSeconds),
-                      idle: ns(configuration.idleTimeoutSeconds),
-                      body: ns(configuration.bodyTimeoutSeconds),
-                      write: ns(configuration.writeTimeoutSeconds),
-                      linger: ns(configuration.lingerTimeoutSeconds))
-        }
     }
 
     // MARK: - State
@@ -492,5 +472,17 @@ struct ConnectionStateMachine: Sendable {
     private func seconds(_ ns: Nanos) -> String {
         let s = Double(ns) / 1e9
         return s == s.rounded() ? String(Int(s)) : String(s)
+    }
+}
+
+extension ConnectionStateMachine.Timeouts {
+    /// The server's deadlines in nanoseconds, each at least a millisecond.
+    init(_ configuration: HTTPServerConfiguration) {
+        func ns(_ seconds: Double) -> ConnectionStateMachine.Nanos { ConnectionStateMachine.Nanos(max(0.001, seconds) * 1e9) }
+        self.init(header: ns(configuration.headerTimeoutSeconds),
+                  idle: ns(configuration.idleTimeoutSeconds),
+                  body: ns(configuration.bodyTimeoutSeconds),
+                  write: ns(configuration.writeTimeoutSeconds),
+                  linger: ns(configuration.lingerTimeoutSeconds))
     }
 }

@@ -14,10 +14,11 @@ public indirect enum OrderedJSON: Sendable, Equatable {
     public struct Member: Sendable, Equatable {
         public var key: String
         public var value: OrderedJSON
-        public init(key: String, value: OrderedJSON) {
-            self.key = key
-            self.value = value
-        }
+    }
+
+    /// An object written as a literal in the order given: `.members(["code": .string("XBT"), …])`.
+    public static func members(_ pairs: KeyValuePairs<String, OrderedJSON>) -> OrderedJSON {
+        .object(pairs.map { Member(key: $0.key, value: $0.value) })
     }
 
     public struct Malformed: Error, CustomStringConvertible {

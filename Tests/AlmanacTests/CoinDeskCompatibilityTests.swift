@@ -58,9 +58,8 @@ import Testing
         for target in ["/v1/bpi/currentprice/XBT.json", "/v1/bpi/currentprice/xbt.json"] {
             let json = try OrderedJSON(await h.get(target).response.body)
             #expect(json["bpi"]?.keys == ["USD", "XBT"])
-            #expect(json["bpi"]?["XBT"] == .object([.init(key: "code", value: .string("XBT")), .init(key: "rate", value: .string("1.0000")),
-                                                   .init(key: "description", value: .string("Bitcoin")),
-                                                   .init(key: "rate_float", value: .number("1"))]))
+            #expect(json["bpi"]?["XBT"] == .members(["code": .string("XBT"), "rate": .string("1.0000"),
+                                                    "description": .string("Bitcoin"), "rate_float": .number("1")]))
         }
         let btc = try OrderedJSON(await h.get("/v1/bpi/currentprice/BTC.json").response.body)
         #expect(btc["bpi"]?["BTC"]?["rate"] == .string("1.0000"))
