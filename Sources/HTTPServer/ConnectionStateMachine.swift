@@ -44,7 +44,6 @@ struct ConnectionStateMachine: Sendable {
 
     struct Timeouts: Sendable, Equatable {
         var header, idle, body, write, linger: Nanos
-
     }
 
     // MARK: - State
