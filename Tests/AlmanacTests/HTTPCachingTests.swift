@@ -47,11 +47,11 @@ import HTTPServer
 
         struct V: CacheValue { var cacheCost: Int { 1 }; var cacheValidator: String { "v" } }
         let led = CacheLookup(value: V(), outcome: .miss, ageSeconds: 0, freshnessLeftSeconds: 30, validator: "v")
-        #expect(!HTTPCaching.Freshness(led).collapsed)
+        #expect(!CacheFreshness(led).collapsed)
         #expect(HTTPCaching.cacheStatus(.init(led)) == "almanac; fwd=uri-miss; stored; ttl=30")
         var joined = led
         joined.collapsed = true
-        #expect(HTTPCaching.Freshness(joined).collapsed)
+        #expect(CacheFreshness(joined).collapsed)
         #expect(HTTPCaching.cacheStatus(.init(joined)) == "almanac; fwd=uri-miss; collapsed; stored; ttl=30")
         // Only a miss can be collapsed.
         #expect(HTTPCaching.cacheStatus(.init(outcome: .hit, ageSeconds: 1, freshnessLeftSeconds: 30, collapsed: true))

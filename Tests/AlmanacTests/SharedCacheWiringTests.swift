@@ -91,7 +91,7 @@ import TestSupport
     }
 
     @Test func aSharedHitSaysRedisInCacheStatus() {
-        let shared = HTTPCaching.Freshness(outcome: .hit, ageSeconds: 4, freshnessLeftSeconds: 56, shared: true)
+        let shared = CacheFreshness(outcome: .hit, ageSeconds: 4, freshnessLeftSeconds: 56, shared: true)
         #expect(HTTPCaching.cacheStatus(shared) == "almanac; hit; detail=redis")
         let request = HTTPRequest(method: "GET", target: "/v1/rates")
         let response = HTTPCaching.response(for: request, body: Array("{}".utf8), contentType: "application/json",
@@ -101,7 +101,7 @@ import TestSupport
         #expect(response.headers["Cache-Control"] == "public, max-age=56")
         let lookup = CacheLookup(value: SharedText("x"), outcome: .hit, ageSeconds: 1, freshnessLeftSeconds: 2, validator: "v",
                                  source: .shared)
-        #expect(HTTPCaching.Freshness(lookup).shared)
+        #expect(CacheFreshness(lookup).shared)
     }
 
     /// Admin purges go through the shared layer: its keys go, the other replica's memory

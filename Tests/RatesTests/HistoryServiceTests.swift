@@ -63,11 +63,11 @@ final class HistoryHarness: Sendable {
         #expect(h.requests(HistoryStub.frankfurterPrefix) == 0)
         for day in days { #expect(closes.value("USD", day: day) == Self.expectedUSD("bitstamp", day)) }
         #expect(closes.source == "bitstamp")
-        #expect(closes.outcome == .miss)
+        #expect(closes.freshness.outcome == .miss)
 
         let before = h.stub.totalRequests
         let warm = try #require(h.service.freshCloses(["USD"], days: days))
-        #expect(warm.outcome == .hit && warm.validator == closes.validator)
+        #expect(warm.freshness.outcome == .hit && warm.validator == closes.validator)
         _ = try await h.service.closes(["USD"], days: (Self.yesterday - 2_000)...(Self.yesterday - 10))
         #expect(h.stub.totalRequests == before)
     }
@@ -131,7 +131,7 @@ final class HistoryHarness: Sendable {
         let first = try await h.service.closes(["USD"], days: days)
         #expect(first.days.upperBound == Self.yesterday)
         #expect(first.value("USD", day: Self.yesterday) == nil)
-        #expect(first.freshnessLeftSeconds <= 60)
+        #expect(first.freshness.freshnessLeftSeconds <= 60)
         let afterFirst = h.requests(HistoryStub.bitstampPrefix)
         #expect(afterFirst == 1)
 
@@ -141,7 +141,7 @@ final class HistoryHarness: Sendable {
         #expect(second.value("USD", day: Self.yesterday) == Self.expectedUSD("bitstamp", Self.yesterday))
         // Every day it holds has closed: clients may keep it for the history TTL, although the
         // block itself is replaced at midnight.
-        #expect(second.freshnessLeftSeconds > 29 * 86_400)
+        #expect(second.freshness.freshnessLeftSeconds > 29 * 86_400)
         #expect(h.requests(HistoryStub.bitstampPrefix) == 2)
         // Until midnight the block is fresh; after it, the next day is asked for.
         #expect(h.service.freshCloses(["USD"], days: days) != nil)

@@ -16,31 +16,6 @@ public enum HTTPCaching {
     /// The gzip twins of every stored representation, shared by all routes.
     public static let gzipVariants = GzipVariants()
 
-    /// What the HTTP layer needs to know about how a representation was served.
-    public struct Freshness: Sendable {
-        public var outcome: CacheOutcome
-        public var ageSeconds: Double
-        public var freshnessLeftSeconds: Double
-        /// A miss answered by a load another request started (RFC 9211 `collapsed`); see
-        /// `CacheLookup.collapsed`.
-        public var collapsed: Bool
-        /// Served from the shared cache (Redis) rather than this process (`CacheLookup.source`).
-        public var shared: Bool
-        public init(outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool = false,
-                    shared: Bool = false) {
-            self.outcome = outcome
-            self.ageSeconds = ageSeconds
-            self.freshnessLeftSeconds = freshnessLeftSeconds
-            self.collapsed = collapsed
-            self.shared = shared
-        }
-        public init<V>(_ lookup: CacheLookup<V>) {
-            self.init(outcome: lookup.outcome, ageSeconds: lookup.ageSeconds,
-                      freshnessLeftSeconds: lookup.freshnessLeftSeconds, collapsed: lookup.collapsed,
-                      shared: lookup.source == .shared)
-        }
-    }
-
     /// A strong entity tag (RFC 9110 §8.8.3) for one representation derived from a cached
     /// value: the value's validator plus a digest of what distinguishes this representation
     /// (endpoint and normalized parameters). Same value + same variant → same bytes → same tag.
@@ -61,7 +36,7 @@ public enum HTTPCaching {
     /// keep them apart (RFC 9110 §12.5.5).
     public static func response(
         for request: HTTPRequest, body: [UInt8], contentType: String, etag: String,
-        freshness: Freshness, status: HTTPStatus = .ok
+        freshness: CacheFreshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
         // Its own eight fields (gzip adds two), and room for CORS on a public route (added by the responder).
@@ -121,7 +96,7 @@ public enum HTTPCaching {
     /// example `fwd=uri-miss; collapsed; stored`). A hit from the shared cache (another
     /// replica's load, kept in Redis) says `detail=redis` instead of a TTL (its freshness is in
     /// `Cache-Control: max-age`, as for every hit).
-    public static func cacheStatus(_ f: Freshness) -> String {
+    public static func cacheStatus(_ f: CacheFreshness) -> String {
         switch f.outcome {
         case .hit where f.shared:
             return "\(cacheName); hit; detail=redis"

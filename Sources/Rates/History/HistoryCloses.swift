@@ -13,27 +13,9 @@ public struct HistoryCloses: Sendable {
     public let updated: Int64
     /// Changes whenever any contributing block does.
     public let validator: String
-    public let outcome: CacheOutcome
-    public let ageSeconds: Double
-    public let freshnessLeftSeconds: Double
-    public let collapsed: Bool
-    /// A HIT with at least one block from the cache every replica shares (L2, Redis).
-    public let shared: Bool
-
-    public init(days: ClosedRange<Int64>, values: [String: [Int64]], source: String, updated: Int64, validator: String,
-                outcome: CacheOutcome, ageSeconds: Double, freshnessLeftSeconds: Double, collapsed: Bool,
-                shared: Bool = false) {
-        self.days = days
-        self.values = values
-        self.source = source
-        self.updated = updated
-        self.validator = validator
-        self.outcome = outcome
-        self.ageSeconds = ageSeconds
-        self.freshnessLeftSeconds = freshnessLeftSeconds
-        self.collapsed = collapsed
-        self.shared = shared
-    }
+    /// The blocks' lookups combined (`HistoryLookupSummary`); `shared`: a HIT with at least one
+    /// block from the cache every replica shares (L2, Redis).
+    public private(set) var freshness: CacheFreshness
 
     /// The value of `code` on `day`, if any.
     public func value(_ code: String, day: Int64) -> Int64? {
@@ -45,9 +27,9 @@ public struct HistoryCloses: Sendable {
     /// The same closes with freshness capped at `seconds` (an answer whose range moves at
     /// midnight, such as CoinDesk's default 31 days, must not be cached by clients past it).
     public func cappingFreshness(at seconds: Double) -> HistoryCloses {
-        HistoryCloses(days: days, values: values, source: source, updated: updated, validator: validator,
-                      outcome: outcome, ageSeconds: ageSeconds,
-                      freshnessLeftSeconds: min(freshnessLeftSeconds, max(0, seconds)), collapsed: collapsed, shared: shared)
+        var capped = self
+        capped.freshness.freshnessLeftSeconds = min(freshness.freshnessLeftSeconds, max(0, seconds))
+        return capped
     }
 }
 

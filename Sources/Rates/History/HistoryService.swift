@@ -196,7 +196,8 @@ public final class HistoryService: Sendable {
     private func emptyCloses(_ request: HistoryRequest) -> HistoryCloses {
         let day = request.yesterday + 1
         return HistoryCloses(days: day...day, values: [:], source: exchanges.first?.name ?? "",
-                             updated: HistoryDay.startSeconds(day), validator: "empty-\(day)", outcome: .hit, ageSeconds: 0, freshnessLeftSeconds: ttlSeconds, collapsed: false)
+                             updated: HistoryDay.startSeconds(day), validator: "empty-\(day)",
+                             freshness: CacheFreshness(outcome: .hit, ageSeconds: 0, freshnessLeftSeconds: ttlSeconds))
     }
 
     private func assemble(_ request: HistoryRequest, days: ClosedRange<Int64>,
@@ -236,9 +237,9 @@ public final class HistoryService: Sendable {
         summary.add(String(updated))
         return HistoryCloses(days: days, values: values, source: sources.isEmpty ? (exchanges.first?.name ?? "") : sources.joined(separator: "+"),
                              updated: updated, validator: summary.validator,
-                             outcome: summary.outcome, ageSeconds: summary.age,
-                             freshnessLeftSeconds: summary.left == .infinity ? ttlSeconds : summary.freshnessLeft,
-                             collapsed: summary.isCollapsed, shared: summary.isShared)
+                             freshness: CacheFreshness(outcome: summary.outcome, ageSeconds: summary.age,
+                                                       freshnessLeftSeconds: summary.left == .infinity ? ttlSeconds : summary.freshnessLeft,
+                                                       collapsed: summary.isCollapsed, shared: summary.isShared))
     }
 }
 

@@ -24,7 +24,7 @@ extension BooksRoutes {
         var response = HTTPCaching.response(
             for: request, body: answer.body, contentType: answer.contentType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
-            freshness: HTTPCaching.Freshness(lookup), status: answer.image == nil ? .notFound : .ok)
+            freshness: CacheFreshness(lookup), status: answer.image == nil ? .notFound : .ok)
         response.headers.set("X-Content-Type-Options", "nosniff")
         return response
     }

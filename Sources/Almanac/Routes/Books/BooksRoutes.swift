@@ -62,6 +62,6 @@ public enum BooksRoutes {
         return HTTPCaching.response(
             for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
-            freshness: HTTPCaching.Freshness(lookup), status: found ? .ok : .notFound)
+            freshness: CacheFreshness(lookup), status: found ? .ok : .notFound)
     }
 }

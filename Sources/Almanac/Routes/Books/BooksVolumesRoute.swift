@@ -52,7 +52,7 @@ extension BooksRoutes {
             return HTTPCaching.response(
                 for: request, body: template, contentType: jsonType,
                 etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes"),
-                freshness: HTTPCaching.Freshness(lookup))
+                freshness: CacheFreshness(lookup))
         }
         guard let base = links.base(for: request) else {
             return BooksProblems.badRequest(
@@ -62,7 +62,7 @@ extension BooksRoutes {
         var response = HTTPCaching.response(
             for: request, body: VolumesLinks.fill(template, base: base), contentType: jsonType,
             etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes " + base),
-            freshness: HTTPCaching.Freshness(lookup))
+            freshness: CacheFreshness(lookup))
         if let vary = links.varyingHeaders { response.headers.set("Vary", vary) }
         return response
     }

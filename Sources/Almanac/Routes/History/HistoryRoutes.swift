@@ -144,9 +144,7 @@ public enum HistoryRoutes {
             return HTTPCaching.response(
                 for: request, body: body, contentType: "application/json; charset=utf-8",
                 etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
-                freshness: HTTPCaching.Freshness(outcome: served.outcome, ageSeconds: served.ageSeconds,
-                                                 freshnessLeftSeconds: served.freshnessLeftSeconds, collapsed: served.collapsed,
-                                                 shared: served.shared))
+                freshness: served.freshness)
         } catch {
             return RatesRoutes.problem(for: error).response
         }

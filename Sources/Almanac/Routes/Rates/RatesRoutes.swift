@@ -135,7 +135,7 @@ private struct Endpoint: Sendable {
         do {
             let rendered = try memo.rendered(query, table: lookup.value, validator: lookup.validator)
             return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
-                                        etag: rendered.etag, freshness: HTTPCaching.Freshness(lookup))
+                                        etag: rendered.etag, freshness: CacheFreshness(lookup))
         } catch {
             return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
         }
