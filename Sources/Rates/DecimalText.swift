@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 /// Exact conversions between decimal text and Foundation `Decimal`, never through `Double`.
@@ -13,31 +14,12 @@ public enum DecimalText {
     /// Significant digits kept by cross rates and conversion results.
     public static let derivedSignificantDigits = 15
 
-    /// Parses a decimal literal strictly: optional `-`, digits, optional `.digits`, optional
-    /// exponent. Leading zeros are allowed (upstream strings such as `"0.0000123"` or
+    /// Parses a decimal literal strictly (`DecimalLiteral`): optional `-`, digits, optional
+    /// `.digits`, optional exponent. Leading zeros are allowed (upstream strings such as `"0.0000123"` or
     /// `"007"`), anything else (`"12abc"`, `" 1"`, `"NaN"`, `"1,000"`) is rejected — unlike
     /// `Decimal(string:)`, which stops quietly at the first bad character.
     public static func parse<S: StringProtocol>(_ text: S) -> Decimal? {
-        let utf8 = Array(text.utf8)
-        guard !utf8.isEmpty, utf8.count <= 400 else { return nil }
-        var i = 0
-        func digits() -> Int {
-            let start = i
-            while i < utf8.count, utf8[i] >= 0x30, utf8[i] <= 0x39 { i += 1 }
-            return i - start
-        }
-        if utf8[i] == UInt8(ascii: "-") { i += 1 }
-        guard digits() > 0 else { return nil }
-        if i < utf8.count, utf8[i] == UInt8(ascii: ".") {
-            i += 1
-            guard digits() > 0 else { return nil }
-        }
-        if i < utf8.count, utf8[i] == UInt8(ascii: "e") || utf8[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < utf8.count, utf8[i] == UInt8(ascii: "+") || utf8[i] == UInt8(ascii: "-") { i += 1 }
-            guard digits() > 0 else { return nil }
-        }
-        guard i == utf8.count else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 400, DecimalLiteral.matches(text.utf8, sign: .minusOnly) else { return nil }
         guard let value = Decimal(string: String(text), locale: Locale(identifier: "en_US_POSIX")),
               !value.isNaN else { return nil }
         return value

@@ -1,3 +1,5 @@
+import Base
+
 /// An incremental, validating parser of RESP2 and RESP3 replies: bytes in, `RESPValue`s out.
 ///
 /// Pure (no I/O, no clock) so that it is unit-tested at every split point and fuzzed. Bytes may
@@ -323,24 +325,7 @@ public struct RESPParser: Sendable {
         case Array("nan".utf8): return .nan
         default: break
         }
-        var index = bytes.startIndex
-        func digits() -> Int {
-            let begin = index
-            while index < bytes.endIndex, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
-            return index - begin
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-        guard digits() > 0 else { return nil }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return nil }
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-            guard digits() > 0 else { return nil }
-        }
-        guard index == bytes.endIndex else { return nil }
+        guard DecimalLiteral.matches(bytes, sign: .plusOrMinus) else { return nil }
         return Double(String(decoding: bytes, as: UTF8.self))
     }
 
