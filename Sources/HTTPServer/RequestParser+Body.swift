@@ -1,11 +1,18 @@
 /// The body: `Content-Length` content (RFC 9112 §6.2) or the chunked coding (§7.1).
 extension RequestParser {
-    mutating func stepFixedBody(_ p: UnsafeBufferPointer<UInt8>, remaining: Int) -> StepOutcome {
+    /// Moves up to `remaining` buffered bytes into the body: how many, or nil when none has
+    /// arrived yet. Content-Length bodies and chunk data both arrive this way.
+    private mutating func takeBodyBytes(_ p: UnsafeBufferPointer<UInt8>, upTo remaining: Int) -> Int? {
         let available = p.count - readIndex
-        guard available > 0 else { return .needMore }
+        guard available > 0 else { return nil }
         let n = Swift.min(available, remaining)
         pending.body.append(contentsOf: UnsafeBufferPointer(rebasing: p[readIndex..<readIndex + n]))
         consume(upTo: readIndex + n)
+        return n
+    }
+
+    mutating func stepFixedBody(_ p: UnsafeBufferPointer<UInt8>, remaining: Int) -> StepOutcome {
+        guard let n = takeBodyBytes(p, upTo: remaining) else { return .needMore }
         if n == remaining { return completeRequest() }
         state = .fixedBody(remaining: remaining - n)
         return .needMore
@@ -118,11 +125,7 @@ extension RequestParser {
     }
 
     mutating func stepChunkData(_ p: UnsafeBufferPointer<UInt8>, remaining: Int) -> StepOutcome {
-        let available = p.count - readIndex
-        guard available > 0 else { return .needMore }
-        let n = Swift.min(available, remaining)
-        pending.body.append(contentsOf: UnsafeBufferPointer(rebasing: p[readIndex..<readIndex + n]))
-        consume(upTo: readIndex + n)
+        guard let n = takeBodyBytes(p, upTo: remaining) else { return .needMore }
         state = n == remaining ? .chunkDataEnd(sawCR: false) : .chunkData(remaining: remaining - n)
         return n == remaining ? .continue : .needMore
     }
