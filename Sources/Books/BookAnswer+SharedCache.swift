@@ -13,24 +13,34 @@ import Cache
 extension BookAnswer: SharedCacheValue {
     static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1)
 
+    /// A book field of the record, by its kind of value.
+    enum BookField {
+        case text(WritableKeyPath<Book, String?>)
+        case texts(WritableKeyPath<Book, [String]>)
+        case number(WritableKeyPath<Book, Int?>)
+    }
+
+    /// The book's fields after its ISBN, in record order: the one list that writing and reading
+    /// both walk, so the two cannot drift apart (a change of it is a new `sharedFormat` version).
+    static var bookFields: [BookField] {
+        [.text(\.title), .text(\.subtitle), .texts(\.authors), .text(\.publisher), .text(\.publishedDate),
+         .number(\.pageCount), .text(\.language), .text(\.description), .texts(\.categories),
+         .text(\.coverURL), .text(\.coverSource), .texts(\.sources)]
+    }
+
     public var sharedCacheBytes: [UInt8] {
         var writer = BinaryRecordWriter(format: Self.sharedFormat, capacity: cacheCost)
         writer.write(isbn.isbn13)
         writer.write(book != nil)
         if let book {
             writer.write(book.isbn.isbn13)
-            writer.write(optional: book.title)
-            writer.write(optional: book.subtitle)
-            writer.write(book.authors)
-            writer.write(optional: book.publisher)
-            writer.write(optional: book.publishedDate)
-            writer.write(optional: book.pageCount)
-            writer.write(optional: book.language)
-            writer.write(optional: book.description)
-            writer.write(book.categories)
-            writer.write(optional: book.coverURL)
-            writer.write(optional: book.coverSource)
-            writer.write(book.sources)
+            for field in Self.bookFields {
+                switch field {
+                case .text(let path): writer.write(optional: book[keyPath: path])
+                case .texts(let path): writer.write(book[keyPath: path])
+                case .number(let path): writer.write(optional: book[keyPath: path])
+                }
+            }
         }
         writer.write(bytes: body)
         writer.write(bytes: volumesBody)
@@ -42,20 +52,15 @@ extension BookAnswer: SharedCacheValue {
             let isbn = try Self.readISBN(&reader)
             var book: Book?
             if try reader.readBool() {
-                var read = Book(isbn: try Self.readISBN(&reader))
-                read.title = try reader.readOptionalString()
-                read.subtitle = try reader.readOptionalString()
-                read.authors = try reader.readStrings()
-                read.publisher = try reader.readOptionalString()
-                read.publishedDate = try reader.readOptionalString()
-                read.pageCount = try reader.readOptionalInt()
-                read.language = try reader.readOptionalString()
-                read.description = try reader.readOptionalString()
-                read.categories = try reader.readStrings()
                 // Assigned, not passed to `Book.init`, which would fill a missing cover source in.
-                read.coverURL = try reader.readOptionalString()
-                read.coverSource = try reader.readOptionalString()
-                read.sources = try reader.readStrings()
+                var read = Book(isbn: try Self.readISBN(&reader))
+                for field in Self.bookFields {
+                    switch field {
+                    case .text(let path): read[keyPath: path] = try reader.readOptionalString()
+                    case .texts(let path): read[keyPath: path] = try reader.readStrings()
+                    case .number(let path): read[keyPath: path] = try reader.readOptionalInt()
+                    }
+                }
                 book = read
             }
             return BookAnswer(isbn: isbn, book: book, body: try reader.readBytes(), volumesBody: try reader.readBytes())
