@@ -9,17 +9,12 @@ public struct ProviderSkipped: Error, Sendable, Equatable, CustomStringConvertib
         case cooldown, breaker, budget
     }
 
-    public var provider: String
-    public var reason: Reason
+    public let provider: String
+    public let reason: Reason
     /// Seconds until the provider may be asked again (at least a token, a cooldown's end, a
-    /// breaker's probe).
-    public var availableInSeconds: Double
-
-    public init(provider: String, reason: Reason, availableInSeconds: Double) {
-        self.provider = provider
-        self.reason = reason
-        self.availableInSeconds = max(0, availableInSeconds)
-    }
+    /// breaker's probe); never negative. Only the steward's gate makes one, so its memberwise
+    /// initialiser stays internal.
+    public let availableInSeconds: Double
 
     public var description: String {
         let why: String

@@ -25,7 +25,7 @@ struct StewardGate: AttemptGate {
         switch await steward.state.admit(provider, ask, now: steward.now()) {
         case .skipped(let reason, let seconds):
             if attempt == 1 { steward.countSkip(provider, reason) }
-            throw ProviderSkipped(provider: provider, reason: reason, availableInSeconds: seconds)
+            throw ProviderSkipped(provider: provider, reason: reason, availableInSeconds: max(0, seconds))
         case .admitted(let ticket, let wait):
             if wait > 0 {
                 do {

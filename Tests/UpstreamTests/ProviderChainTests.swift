@@ -1,7 +1,7 @@
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
-import Upstream
+@testable import Upstream
 
 /// The chain's one set of rules, with answers that are plain strings: "a+b" means a's answer
 /// filled by b's.
