@@ -96,7 +96,7 @@ public final class AlmanacApp: Sendable {
 
     /// The routing table: operations routes first, then each feature's. Static and fed plain
     /// values so tests can build the exact production table with fakes.
-    public static func makeRouter(operations: OperationsRoutes.Dependencies,
+    static func makeRouter(operations: OperationsRoutes.Dependencies,
                                   features: [(inout Router) -> Void] = []) -> Router {
         var router = Router(problemTypes: .almanac)
         OperationsRoutes.register(on: &router, operations)

@@ -5,41 +5,26 @@ import HTTPServer
 /// The standard set of families `/metrics` serves (docs/operations.md "Metrics"), assembled from closures so
 /// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.
 public enum AlmanacMetrics {
-    /// Where each family's numbers come from.
-    public struct Sources: Sendable {
-        public var http: HTTPMetrics
+    /// Where each family's numbers come from; what is not given reads as zero or absent. Built
+    /// by the app and by tests, with the memberwise initialiser.
+    struct Sources: Sendable {
+        var http: HTTPMetrics
         /// `HTTPServer.openConnections`.
-        public var openConnections: @Sendable () -> Int
+        var openConnections: @Sendable () -> Int = { 0 }
         /// `HTTPServer.reclaimedConnections`.
-        public var reclaimedConnections: @Sendable () -> ReclaimedConnections
+        var reclaimedConnections: @Sendable () -> ReclaimedConnections = { ReclaimedConnections() }
         /// `CacheStore.stats()`.
-        public var cacheStats: @Sendable () -> [String: CacheStats]
+        var cacheStats: @Sendable () -> [String: CacheStats] = { [:] }
         /// The HTTP client's counters, mapped to Almanac's shape.
-        public var upstream: @Sendable () -> UpstreamMetricsSnapshot
+        var upstream: @Sendable () -> UpstreamMetricsSnapshot = { .empty }
         /// Budgets, cooldowns and breakers; nil when no steward runs.
-        public var steward: Steward?
+        var steward: Steward?
         /// `SharedCacheLayer.stats()`; nil without a shared cache (`cache.redis.url`).
-        public var sharedCache: (@Sendable () -> SharedCacheStats)?
-
-        public init(http: HTTPMetrics,
-                    openConnections: @escaping @Sendable () -> Int = { 0 },
-                    reclaimedConnections: @escaping @Sendable () -> ReclaimedConnections = { ReclaimedConnections() },
-                    cacheStats: @escaping @Sendable () -> [String: CacheStats] = { [:] },
-                    upstream: @escaping @Sendable () -> UpstreamMetricsSnapshot = { .empty },
-                    steward: Steward? = nil,
-                    sharedCache: (@Sendable () -> SharedCacheStats)? = nil) {
-            self.http = http
-            self.openConnections = openConnections
-            self.reclaimedConnections = reclaimedConnections
-            self.cacheStats = cacheStats
-            self.upstream = upstream
-            self.steward = steward
-            self.sharedCache = sharedCache
-        }
+        var sharedCache: (@Sendable () -> SharedCacheStats)?
     }
 
     /// A registry with every standard collector registered.
-    public static func makeRegistry(_ sources: Sources) -> MetricsRegistry {
+    static func makeRegistry(_ sources: Sources) -> MetricsRegistry {
         let registry = MetricsRegistry()
         registry.register { sources.http.collect() }
         registry.register {

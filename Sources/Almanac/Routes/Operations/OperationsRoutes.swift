@@ -7,34 +7,22 @@ import Upstream
 /// admin API (docs/operations.md "Health, readiness, shutdown", "Admin API"). Every answer is `Cache-Control: no-store`: these
 /// describe this instance right now, and a proxy must never answer for it.
 public enum OperationsRoutes {
-    public struct Dependencies: Sendable {
+    /// What the routes read; built by the app and by tests, with the memberwise initialiser.
+    struct Dependencies: Sendable {
         /// True once shutdown began; `/readyz` answers 503 from then on.
-        public var isDraining: @Sendable () -> Bool
-        public var metrics: MetricsRegistry
+        var isDraining: @Sendable () -> Bool
+        var metrics: MetricsRegistry
         /// The admin API exists only when this is set.
-        public var adminToken: String?
-        public var cache: any CacheAdministration
-        public var logger: Logger?
+        var adminToken: String?
+        var cache: any CacheAdministration
+        var logger: Logger?
         /// Each provider's steward state, for `GET /admin/upstreams`.
-        public var upstreams: @Sendable () -> [ProviderStatus]
+        var upstreams: @Sendable () -> [ProviderStatus] = { [] }
         /// Whether the shared cache (Redis) answers; nil when none is configured.
-        public var sharedCacheUp: (@Sendable () -> Bool)?
-
-        public init(isDraining: @escaping @Sendable () -> Bool, metrics: MetricsRegistry, adminToken: String?,
-                    cache: any CacheAdministration, logger: Logger? = nil,
-                    upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] },
-                    sharedCacheUp: (@Sendable () -> Bool)? = nil) {
-            self.isDraining = isDraining
-            self.metrics = metrics
-            self.adminToken = adminToken
-            self.cache = cache
-            self.logger = logger
-            self.upstreams = upstreams
-            self.sharedCacheUp = sharedCacheUp
-        }
+        var sharedCacheUp: (@Sendable () -> Bool)?
     }
 
-    public static func register(on router: inout Router, _ deps: Dependencies) {
+    static func register(on router: inout Router, _ deps: Dependencies) {
         router.get("/healthz") { _, _ in .ready(json(#"{"status":"ok"}"#)) }
 
         router.get("/readyz") { _, _ in
