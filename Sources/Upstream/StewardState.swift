@@ -17,20 +17,15 @@ public protocol StewardState: Sendable {
     func statuses(now: Double) -> [ProviderStatus]
 }
 
-/// What a request asks of the steward.
+/// What a request asks of the steward. Only the steward's gate makes one (its memberwise
+/// initialiser is internal); a `StewardState` only reads it.
 public struct AdmissionRequest: Sendable, Equatable {
     /// Longest wait for a budget token.
     public var maxWaitSeconds: Double
     /// A background refresh: never waits, never spends the last token.
-    public var background: Bool
+    public var background = false
     /// A retry rather than a first attempt.
-    public var isRetry: Bool
-
-    public init(maxWaitSeconds: Double, background: Bool = false, isRetry: Bool = false) {
-        self.maxWaitSeconds = maxWaitSeconds
-        self.background = background
-        self.isRetry = isRetry
-    }
+    public var isRetry = false
 }
 
 /// Which probe slots an admitted request holds; handed back with its outcome.

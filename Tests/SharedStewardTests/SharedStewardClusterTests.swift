@@ -1,7 +1,7 @@
 import Redis
 import Testing
 import TestSupport
-import Upstream
+@testable import Upstream
 @testable import SharedSteward
 
 /// Two replicas (two `SharedStewardState`s, each with its own Redis client and local fallback)

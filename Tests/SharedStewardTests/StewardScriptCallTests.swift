@@ -1,5 +1,5 @@
 import Testing
-import Upstream
+@testable import Upstream
 @testable import SharedSteward
 
 /// The script's `ARGV`, built without sockets.

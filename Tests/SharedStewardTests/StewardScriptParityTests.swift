@@ -1,7 +1,7 @@
 import Redis
 import Testing
 import TestSupport
-import Upstream
+@testable import Upstream
 @testable import SharedSteward
 
 /// The script against `ProviderGuard`'s rules: the same random sequences of admissions,

@@ -8,6 +8,8 @@ import Cache
 /// "yesterday" when a block still filling was fetched. Once midnight passes the next request
 /// asks for a new key (its `through` is a day later), so a block that was cut at the old
 /// yesterday is never mistaken for a complete one, and nothing has to be invalidated.
+///
+/// Only `HistoryBlockPlan` makes keys (its memberwise initialiser is internal).
 public struct HistoryBlockKey: Hashable, Sendable {
     /// `bitstamp`, `coinbase-exchange`, `frankfurter`.
     public var provider: String
@@ -15,13 +17,6 @@ public struct HistoryBlockKey: Hashable, Sendable {
     public var series: String
     public var index: Int64
     public var through: Int64
-
-    public init(provider: String, series: String, index: Int64, through: Int64) {
-        self.provider = provider
-        self.series = series
-        self.index = index
-        self.through = through
-    }
 }
 
 /// Values of consecutive days from one upstream answer: per currency code, one fixed-point
