@@ -86,16 +86,21 @@ enum StewardScript {
       return (r + 1) <= q * percent / 100
     end
 
-    -- Cooldown.
-    local function cooldownCheck()
-      if cs == 0 then return true, false, 0 end
-      if cs == 1 then
-        if now >= cu then return true, true, 0 end
-        return false, false, cu - now
+    -- Cooldown and CircuitBreaker admit alike: 0 lets everything through; 1 stops until
+    -- `openUntil`, then lets one probe through; 2 (a probe out) stops the rest until the probe
+    -- reports, or is presumed lost after `stale` seconds. Returns go, probe, seconds to wait.
+    local function gateCheck(state, openUntil, probedAt, probeWait)
+      if state == 0 then return true, false, 0 end
+      if state == 1 then
+        if now >= openUntil then return true, true, 0 end
+        return false, false, openUntil - now
       end
-      if now - cp > stale then return true, true, 0 end
-      return false, false, 1
+      if probedAt == nil or now - probedAt > stale then return true, true, 0 end
+      return false, false, probeWait
     end
+
+    -- Cooldown.
+    local function cooldownCheck() return gateCheck(cs, cu, cp, 1) end
     local function doubling(e)
       local seconds = 1
       for _ = 1, math.min(math.max(0, e), 30) do seconds = seconds * 2 end
@@ -125,15 +130,7 @@ enum StewardScript {
     end
 
     -- CircuitBreaker.
-    local function breakerCheck()
-      if bs == 0 then return true, false, 0 end
-      if bs == 1 then
-        if now >= bu then return true, true, 0 end
-        return false, false, bu - now
-      end
-      if bp == nil or now - bp > stale then return true, true, 0 end
-      return false, false, firstOpen
-    end
+    local function breakerCheck() return gateCheck(bs, bu, bp, firstOpen) end
     local function breakerRecord(failed, probe)
       if bs == 0 then
         if not failed then bf = 0; return nil end
