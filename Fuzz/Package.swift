@@ -52,7 +52,7 @@ let package = Package(
         // How the parser and RESP targets re-feed one input in other chunkings.
         .target(name: "FuzzChunkings", path: "Sources/FuzzChunkings"),
         .executableTarget(name: "ParserFuzz", dependencies: ["FuzzChunkings"], path: "Sources/ParserFuzz"),
-        .executableTarget(name: "RESPFuzz", dependencies: ["FuzzChunkings"], path: "Sources/RESPFuzz"),
+        .executableTarget(name: "RESPFuzz", dependencies: ["FuzzChunkings", "Base"], path: "Sources/RESPFuzz"),
         .executableTarget(name: "CoinbaseFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinbaseFuzz"),
         .executableTarget(name: "CoinGeckoFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinGeckoFuzz"),
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),

@@ -67,7 +67,7 @@ link() { # link DIR FILE...   (FILEs relative to $ROOT/Sources; DIR four levels 
 # 1. The parser and the shared types it uses, compiled into the parser target itself.
 link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/RequestParser*.swift \
   HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
-# 1b. The RESP parser (pure, import-free files) for the resp target.
+# 1b. The RESP parser (pure files; they import only Base) for the resp target.
 link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
 # 1c. The shared-value checks the unit tests use, for the shared-values target.
 link "$FUZZ/Sources/SharedValuesFuzz/Linked" TestSupport/SharedCacheValueProbe.swift TestSupport/SplitMix64.swift TestSupport/RandomText.swift
