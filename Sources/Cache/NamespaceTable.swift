@@ -43,12 +43,12 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     /// A fresh entry, counted as a hit and made most recent; nil (nothing counted) otherwise.
     @inlinable
     func fresh(_ key: Key, now: Double, state: inout StoreState) -> CacheLookup<Value>? {
-        guard let slot = index[key] else { return nil }
+        guard let slot = index[key], let value = values[Int(slot)] else { return nil }
         let entry = times[Int(slot)]
         guard now < entry.expiresAt else { return nil }
         counters.hits += 1
         state.touch(entry.node)
-        return lookup(Int(slot), entry, outcome: .hit, now: now)
+        return lookup(value, Int(slot), entry, outcome: .hit, now: now)
     }
 
     /// Classifies `key` at `now`. Fresh → hit; within the stale window → stale plus, when none
@@ -59,13 +59,13 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         _ key: Key, now: Double, waiter: (id: UInt64, continuation: Flight<Value>.Continuation)?,
         state: inout StoreState
     ) -> Decision {
-        if let slot = index[key] {
+        if let slot = index[key], let value = values[Int(slot)] {
             let i = Int(slot)
             let entry = times[i]
             if now < entry.expiresAt {
                 counters.hits += 1
                 state.touch(entry.node)
-                return .served(lookup(i, entry, outcome: .hit, now: now), refresh: nil)
+                return .served(lookup(value, i, entry, outcome: .hit, now: now), refresh: nil)
             }
             if now < entry.staleUntil {
                 counters.stale += 1
@@ -77,7 +77,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
                     counters.loadsInFlight += 1
                     refresh = flight
                 }
-                return .served(lookup(i, entry, outcome: .stale, now: now), refresh: refresh)
+                return .served(lookup(value, i, entry, outcome: .stale, now: now), refresh: refresh)
             }
             remove(slot: slot, state: &state, evicted: false)
         }
@@ -94,10 +94,13 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         return .started(flight)
     }
 
+    /// The lookup of slot `i`, whose value the caller has read (an indexed slot always holds
+    /// one; reading it as an optional keeps even a broken invariant from trapping: the key is
+    /// then treated as absent).
     @inlinable
-    func lookup(_ i: Int, _ entry: EntryTimes, outcome: CacheOutcome, now: Double) -> CacheLookup<Value> {
+    func lookup(_ value: Value, _ i: Int, _ entry: EntryTimes, outcome: CacheOutcome, now: Double) -> CacheLookup<Value> {
         CacheLookup(
-            value: values[i]!, outcome: outcome, ageSeconds: max(0, now - entry.loadedAt),
+            value: value, outcome: outcome, ageSeconds: max(0, now - entry.loadedAt),
             freshnessLeftSeconds: max(0, entry.expiresAt - now), validator: validators[i])
     }
 
