@@ -5,21 +5,12 @@ import Testing
 /// RFC 9211 `collapsed`: of the misses one load answers, only the caller that started it is not
 /// collapsed; everyone who joined it (a foreground load or a background refresh) is.
 @Suite struct CollapsedTests {
-    /// A loader held at `gate`, counting its calls.
-    func gated(_ text: String, _ gate: Gate, calls: Counter) -> @Sendable () async throws -> CacheLoad<Payload> {
-        {
-            calls.increment()
-            await gate.wait()
-            return CacheLoad(value: Payload(text: text), ttlSeconds: 10, staleSeconds: 0)
-        }
-    }
-
     @Test func theLeaderIsNotCollapsedItsFollowersAre() async throws {
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
         let calls = Counter()
-        let load = gated("cold", gate, calls: calls)
+        let load = loader("cold", gate: gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
         #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
         let followers = (0..<20).map { _ in Task { try await ns.value(for: "k", load: load) } }
@@ -48,7 +39,7 @@ import Testing
         let ns = f.namespace()
         let gate = Gate()
         let calls = Counter()
-        let load = gated("cold", gate, calls: calls)
+        let load = loader("cold", gate: gate, calls: calls)
         let callers = 500
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
             for _ in 0..<callers { group.addTask { try await ns.value(for: "k", load: load) } }
@@ -73,7 +64,7 @@ import Testing
         let ns = f.namespace()
         let gate = Gate()
         let calls = Counter()
-        let load = gated("shared", gate, calls: calls)
+        let load = loader("shared", gate: gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
         #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
         let followers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
@@ -98,7 +89,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let abandoned = Task { try await ns.value(for: "k", load: gated("never", gate, calls: Counter())) }
+        let abandoned = Task { try await ns.value(for: "k", load: loader("never", gate: gate, calls: Counter())) }
         #expect(await waitUntil { gate.arrived == 1 }, "the first load started")
         abandoned.cancel()
         await #expect(throws: CancellationError.self) { try await abandoned.value }
@@ -122,7 +113,7 @@ import Testing
         let calls = Counter()
 
         f.at(12)
-        let stale = try await ns.value(for: "k", load: gated("refreshed", gate, calls: calls))
+        let stale = try await ns.value(for: "k", load: loader("refreshed", gate: gate, calls: calls))
         #expect(stale.outcome == .stale && !stale.collapsed)
         #expect(await waitUntil { gate.arrived == 1 }, "the refresh started")
 

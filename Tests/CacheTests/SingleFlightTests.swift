@@ -8,11 +8,7 @@ import Testing
         let ns = f.namespace()
         let gate = Gate()
         let calls = Counter()
-        let load: @Sendable () async throws -> CacheLoad<Payload> = {
-            calls.increment()
-            await gate.wait()
-            return CacheLoad(value: Payload(text: "cold"), ttlSeconds: 10, staleSeconds: 0)
-        }
+        let load = loader("cold", gate: gate, calls: calls)
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
             for _ in 0..<1_000 { group.addTask { try await ns.value(for: "k", load: load) } }
             #expect(await waitUntil { ns.stats().misses == 1_000 }, "all callers waiting")
@@ -85,11 +81,7 @@ import Testing
         let ns = f.namespace()
         let gate = Gate()
         let calls = Counter()
-        let load: @Sendable () async throws -> CacheLoad<Payload> = {
-            calls.increment()
-            await gate.wait()
-            return CacheLoad(value: Payload(text: "shared"), ttlSeconds: 10, staleSeconds: 0)
-        }
+        let load = loader("shared", gate: gate, calls: calls)
         let quitter = Task { try await ns.value(for: "k", load: load) }
         let stayers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
         #expect(await waitUntil { ns.stats().misses == 4 }, "all four waiting")

@@ -11,11 +11,7 @@ import Testing
         try await fill(ns, "k", text: "old", ttl: 10, stale: 5)
         let gate = Gate()
         let refreshes = Counter()
-        let refresh: @Sendable () async throws -> CacheLoad<Payload> = {
-            refreshes.increment()
-            await gate.wait()
-            return CacheLoad(value: Payload(text: "new"), ttlSeconds: 10, staleSeconds: 5)
-        }
+        let refresh = loader("new", ttl: 10, stale: 5, gate: gate, calls: refreshes)
 
         f.at(9.999)
         #expect(try await ns.value(for: "k", load: refresh).outcome == .hit)

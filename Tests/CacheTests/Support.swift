@@ -57,12 +57,13 @@ struct Fixture {
     func at(_ seconds: Double) { clock.set(1_000 + seconds) }
 }
 
-/// A loader that counts its calls.
+/// A loader that counts its calls and, given a gate, holds each load until the gate opens.
 func loader(
-    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, calls: Counter
+    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, gate: Gate? = nil, calls: Counter
 ) -> @Sendable () async throws -> CacheLoad<Payload> {
     {
         calls.increment()
+        if let gate { await gate.wait() }
         return CacheLoad(value: Payload(text: text, cost: cost), ttlSeconds: ttl, staleSeconds: stale)
     }
 }
