@@ -58,12 +58,14 @@ release: deps
 run: release
 	./.build/release/almanac serve --config $(CONFIG)
 
-## Every test (unit + end-to-end, the three-replica cluster included), the deployment files
+## Every test: the harness scripts parse (scripts/check_scripts.py: shell, Python, and Python
+## embedded in shell), unit + end-to-end (the three-replica cluster included), the deployment files
 ## (scripts/deploy_test.py), the README tour against `make demo`, the Docker runtime
 ## check, then every libFuzzer target for
 ## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
 ## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
 test: deps test-deps docker-deps
+	python3 scripts/check_scripts.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	DEPLOY_BIN=.build/debug/almanac python3 scripts/deploy_test.py

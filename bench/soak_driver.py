@@ -44,7 +44,8 @@ KINDS = {
     "conn_close": 2,
 }
 # What each kind may answer when all is well. During (and shortly after) an upstream
-# fault, upstream-dependent kinds may also answer 502/504 ("fault_ok").
+# fault, upstream-dependent kinds may also answer 502/504, and 503 `upstream-paused` while the steward
+# skips a provider that failed ("fault_ok").
 EXPECT = {
     "hit_rates": {200}, "hit_rate_one": {200}, "hit_convert": {200}, "hit_currencies": {200},
     "hit_bpi": {200}, "hit_book": {200}, "hit_gbooks_compat": {200}, "conditional": {200, 304},
@@ -96,7 +97,14 @@ class Stats:
                 self.lat[kind].append(seconds)
             if status in EXPECT.get(kind, ()):
                 return
+            # During a fault and shortly after it: 502/504 from a failing provider.
             if fault_recent and kind in UPSTREAM_KINDS and status in (502, 504):
+                self.fault_ok[(kind, status)] += 1
+                return
+            # The steward skipping a provider that failed (breaker open, cooldown after its 503s):
+            # 503 `upstream-paused`, for at most the breaker's longest opening after the fault.
+            if (kind in UPSTREAM_KINDS and status == 503 and b"upstream-paused" in body
+                    and fault_recent(SKIP_GRACE["seconds"])):
                 self.fault_ok[(kind, status)] += 1
                 return
             self.unexpected[(kind, status)] += 1
@@ -124,6 +132,10 @@ ETAGS = {}
 def fault_recent(grace):
     """True while a fault is on or was switched off less than `grace` seconds ago."""
     return FAULT["mode"] != "none" or time.time() - FAULT["last_change"] < grace
+
+
+# How long after a fault a steward skip is still the fault's doing (--skip-grace).
+SKIP_GRACE = {"seconds": 65.0}
 
 
 class Client:
@@ -510,6 +522,9 @@ def main():
     ap.add_argument("--slow", type=int, default=20, help="concurrent slow clients")
     ap.add_argument("--fault-interval", type=float, default=30)
     ap.add_argument("--fault-grace", type=float, default=8, help="502/504 accepted this long after a fault")
+    ap.add_argument("--skip-grace", type=float, default=65,
+                    help="503 upstream-paused (the steward skipping a failed provider) accepted this long after "
+                         "a fault: the breaker's longest opening (60 s) plus margin")
     ap.add_argument("--header-timeout", type=float, default=5)
     ap.add_argument("--idle-timeout", type=float, default=10)
     ap.add_argument("--timeout", type=float, default=15, help="client timeout per request")
@@ -517,6 +532,7 @@ def main():
     ap.add_argument("--skip-kinds", default="", help="comma-separated kinds to leave out (e.g. batch)")
     ap.add_argument("--out")
     a = ap.parse_args()
+    SKIP_GRACE["seconds"] = a.skip_grace
     for k in filter(None, a.skip_kinds.split(",")):
         if k not in KINDS:
             ap.error("unknown kind %s (known: %s)" % (k, ", ".join(KINDS)))

@@ -43,6 +43,13 @@ export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-600}"
 export ALMANAC_BOOKS_TTL_SECONDS="${ALMANAC_BOOKS_TTL_SECONDS:-120}"
 export ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS="${ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS:-60}"
 export ALMANAC_CACHE_MAX_ENTRIES="${ALMANAC_CACHE_MAX_ENTRIES:-2000}"
+# The stub is no real provider: no request budgets (their published limits, 1 a second for
+# Google Books, would answer most misses at this rate 503 before any fault). Breakers and
+# cooldowns stay on: the faults exercise them, and their 503s count as fault answers.
+for provider in RATES_COINBASE RATES_COINGECKO RATES_COINDESK RATES_BITSTAMP RATES_COINBASE_EXCHANGE \
+                RATES_FRANKFURTER BOOKS_GOOGLE_BOOKS BOOKS_OPEN_LIBRARY; do
+  export "ALMANAC_${provider}_MAX_REQUESTS_PER_SECOND=0"
+done
 APP_STDOUT="$WORK/access.log" start_almanac
 log "almanac pid $APP_PID on $APP; stub on $STUB; soak ${SOAK_SECONDS}s at ${SOAK_RATE} req/s"
 
@@ -167,10 +174,10 @@ if d:
         lat = d["latency_ms"].get(k, {})
         print("| %s | `%s` | %s | %s | %s | %s |" % (k, json.dumps(d["by_kind"].get(k, {})), lat.get("p50", "—"),
               lat.get("p99", "—"), lat.get("max", "—"), json.dumps(d["client_errors_by_kind"].get(k, {})) or ""))
-    print("\nUpstream-dependent 502/504 while a fault was on (or within 8 s after), accepted: `%s`\n" % json.dumps(d["upstream_fault_502_504"]))
+    print("\nUpstream-dependent answers accepted as the fault's doing: 502/504 while a fault was on (or within 8 s after), 503 `upstream-paused` within 65 s after (the steward skipping a provider that failed): `%s`\n" % json.dumps(d["upstream_fault_502_504"]))
     print("Unexpected (kind status → count): `%s`\n" % json.dumps(d["unexpected"]))
     print("Client-side errors by cause: `%s`\n" % json.dumps(d["client_errors"]))
-    print("### Raw malformed requests (status → count; contract in README "Limits and HTTP behaviour")\n")
+    print("### Raw malformed requests (status → count; contract in README 'Limits and HTTP behaviour')\n")
     for k, v in sorted(d["raw_malformed"].items()):
         print("- %s: `%s`" % (k, json.dumps(v)))
     print("\nDeviations from the contract: `%s`\n" % json.dumps(d["raw_deviation_from_contract"]))
