@@ -89,7 +89,7 @@ class Stats:
         self.lat = collections.defaultdict(list)
         self.total = 0
 
-    def add(self, kind, status, req, fault_recent, body=b"", seconds=None):
+    def add(self, kind, status, req, recent, body=b"", seconds=None):
         with self.lock:
             self.total += 1
             self.status[kind][status] += 1
@@ -98,7 +98,7 @@ class Stats:
             if status in EXPECT.get(kind, ()):
                 return
             # During a fault and shortly after it: 502/504 from a failing provider.
-            if fault_recent and kind in UPSTREAM_KINDS and status in (502, 504):
+            if recent and kind in UPSTREAM_KINDS and status in (502, 504):
                 self.fault_ok[(kind, status)] += 1
                 return
             # The steward skipping a provider that failed (breaker open, cooldown after its 503s):
@@ -110,7 +110,7 @@ class Stats:
             self.unexpected[(kind, status)] += 1
             if len(self.examples) < 40:
                 self.examples.append({"t": round(time.time() - START, 1), "kind": kind, "request": req,
-                                      "status": status, "fault_recent": fault_recent,
+                                      "status": status, "fault_recent": recent,
                                       "body": body[:300].decode("utf-8", "replace")})
 
     def err(self, kind, cause, req):
