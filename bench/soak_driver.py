@@ -113,13 +113,15 @@ class Stats:
                                       "status": status, "fault_recent": recent,
                                       "body": body[:300].decode("utf-8", "replace")})
 
-    def err(self, kind, cause, req):
+    def err(self, kind, cause, req, history=None):
         with self.lock:
             self.total += 1
             self.errors[kind][cause] += 1
             if len(self.examples) < 40:
-                self.examples.append({"t": round(time.time() - START, 1), "kind": kind, "request": req,
-                                      "error": cause})
+                example = {"t": round(time.time() - START, 1), "kind": kind, "request": req, "error": cause}
+                if history:
+                    example["connection"] = history
+                self.examples.append(example)
 
 
 STATS = Stats()
@@ -141,20 +143,34 @@ SKIP_GRACE = {"seconds": 65.0}
 class Client:
     def __init__(self, port, timeout):
         self.port, self.timeout, self.conn = port, timeout, None
+        # What this connection last answered and when, and how many it answered: named in the
+        # report when a request on it fails, so a reset can be told from a keep-alive race.
+        self.previous, self.previous_at, self.served = None, None, 0
 
     def request(self, method, path, headers=None):
         if self.conn is None:
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            self.previous, self.previous_at, self.served = None, None, 0
         try:
             self.conn.request(method, path, headers=headers or {})
             r = self.conn.getresponse()
             body = r.read()
+            self.previous, self.previous_at = "%s %s → %d" % (method, path, r.status), time.time()
+            self.served += 1
             if r.will_close:
                 self.close()
             return r.status, dict((k.lower(), v) for k, v in r.getheaders()), body
-        except Exception:
+        except Exception as e:
+            e.connection_history = self.history()
             self.close()
             raise
+
+    def history(self):
+        """The failed connection's past: requests it answered, the last one, and the idle time before."""
+        if self.previous is None:
+            return "a new connection"
+        return "request %d on its connection; the previous one %s, %.3f s before" % (
+            self.served + 1, self.previous, time.time() - self.previous_at)
 
     def close(self):
         if self.conn is not None:
@@ -238,7 +254,7 @@ class Worker(threading.Thread):
         try:
             st, h, body = self.client.request(method, path, headers)
         except Exception as e:  # noqa: BLE001
-            STATS.err(kind, cause_of(e), "%s %s" % (method, path))
+            STATS.err(kind, cause_of(e), "%s %s" % (method, path), getattr(e, "connection_history", None))
             return None, {}, b""
         STATS.add(kind, st, "%s %s" % (method, path), recent or fault_recent(self.a.fault_grace), body,
                   time.time() - t0)
