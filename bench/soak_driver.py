@@ -141,13 +141,22 @@ SKIP_GRACE = {"seconds": 65.0}
 
 
 class Client:
-    def __init__(self, port, timeout):
+    """One keep-alive connection, reopened on demand. Like HTTP clients that know the server's
+    keep-alive timeout (Go's IdleConnTimeout, curl's maxage), it does not send on a connection
+    that has been idle for nearly that long: the server closes such a connection at its idle
+    timeout, and a request sent as it does meets a reset (RFC 9112 §9.8's keep-alive race)."""
+
+    def __init__(self, port, timeout, idle_timeout=None):
         self.port, self.timeout, self.conn = port, timeout, None
+        self.reuse_limit = None if idle_timeout is None else max(0.0, idle_timeout - 1.0)
         # What this connection last answered and when, and how many it answered: named in the
         # report when a request on it fails, so a reset can be told from a keep-alive race.
         self.previous, self.previous_at, self.served = None, None, 0
 
     def request(self, method, path, headers=None):
+        if (self.conn is not None and self.reuse_limit is not None and self.previous_at is not None
+                and time.time() - self.previous_at > self.reuse_limit):
+            self.close()
         if self.conn is None:
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
             self.previous, self.previous_at, self.served = None, None, 0
@@ -220,7 +229,7 @@ class Worker(threading.Thread):
     def __init__(self, a, seed, counter):
         super().__init__(daemon=True)
         self.a, self.rng, self.counter = a, random.Random(seed), counter
-        self.client = Client(a.port, a.timeout)
+        self.client = Client(a.port, a.timeout, a.idle_timeout)
         kinds, weights = zip(*KINDS.items())
         self.kinds, self.weights = kinds, weights
 
