@@ -77,6 +77,13 @@ struct HistoryLookupSummary {
     var validator: String { hasher.hex }
     /// A HIT that used a block adopted from the shared cache.
     var isShared: Bool { outcome == .hit && sawShared }
-    var freshnessLeft: Double { left.isFinite ? left : 0 }
     var isCollapsed: Bool { sawMiss && collapsed }
+
+    /// The blocks' lookups as one answer's freshness; `unboundedLeft` seconds left when no
+    /// block bounded it (no lookup was added).
+    func freshness(unboundedLeft: Double) -> CacheFreshness {
+        CacheFreshness(outcome: outcome, ageSeconds: age,
+                       freshnessLeftSeconds: left == .infinity ? unboundedLeft : (left.isFinite ? left : 0),
+                       collapsed: isCollapsed, shared: isShared)
+    }
 }

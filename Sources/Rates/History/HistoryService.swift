@@ -237,9 +237,7 @@ public final class HistoryService: Sendable {
         summary.add(String(updated))
         return HistoryCloses(days: days, values: values, source: sources.isEmpty ? (exchanges.first?.name ?? "") : sources.joined(separator: "+"),
                              updated: updated, validator: summary.validator,
-                             freshness: CacheFreshness(outcome: summary.outcome, ageSeconds: summary.age,
-                                                       freshnessLeftSeconds: summary.left == .infinity ? ttlSeconds : summary.freshnessLeft,
-                                                       collapsed: summary.isCollapsed, shared: summary.isShared))
+                             freshness: summary.freshness(unboundedLeft: ttlSeconds))
     }
 }
 
