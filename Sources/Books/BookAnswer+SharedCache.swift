@@ -14,19 +14,19 @@ extension BookAnswer: SharedCacheValue {
     static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1)
 
     /// A book field of the record, by its kind of value.
-    enum BookField {
-        case text(WritableKeyPath<Book, String?>)
-        case texts(WritableKeyPath<Book, [String]>)
-        case number(WritableKeyPath<Book, Int?>)
+    enum BookField: Sendable {
+        case text(WritableKeyPath<Book, String?> & Sendable)
+        case texts(WritableKeyPath<Book, [String]> & Sendable)
+        case number(WritableKeyPath<Book, Int?> & Sendable)
     }
 
     /// The book's fields after its ISBN, in record order: the one list that writing and reading
     /// both walk, so the two cannot drift apart (a change of it is a new `sharedFormat` version).
-    static var bookFields: [BookField] {
-        [.text(\.title), .text(\.subtitle), .texts(\.authors), .text(\.publisher), .text(\.publishedDate),
-         .number(\.pageCount), .text(\.language), .text(\.description), .texts(\.categories),
-         .text(\.coverURL), .text(\.coverSource), .texts(\.sources)]
-    }
+    static let bookFields: [BookField] = [
+        .text(\.title), .text(\.subtitle), .texts(\.authors), .text(\.publisher), .text(\.publishedDate),
+        .number(\.pageCount), .text(\.language), .text(\.description), .texts(\.categories),
+        .text(\.coverURL), .text(\.coverSource), .texts(\.sources),
+    ]
 
     public var sharedCacheBytes: [UInt8] {
         var writer = BinaryRecordWriter(format: Self.sharedFormat, capacity: cacheCost)
