@@ -19,7 +19,7 @@ public enum DecimalText {
     /// `"007"`), anything else (`"12abc"`, `" 1"`, `"NaN"`, `"1,000"`) is rejected — unlike
     /// `Decimal(string:)`, which stops quietly at the first bad character.
     public static func parse<S: StringProtocol>(_ text: S) -> Decimal? {
-        guard !text.isEmpty, text.utf8.count <= 400, DecimalLiteral.matches(text.utf8, sign: .minusOnly) else { return nil }
+        guard text.utf8.count <= 400, DecimalLiteral.matches(text.utf8, sign: .minusOnly) else { return nil }
         guard let value = Decimal(string: String(text), locale: Locale(identifier: "en_US_POSIX")),
               !value.isNaN else { return nil }
         return value
