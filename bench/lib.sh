@@ -147,6 +147,17 @@ almanac_env() {
   unset ALMANAC_CONFIG PORT || true
 }
 
+# unbudget_providers NAME… — no request budget for these providers (RATES_COINBASE,
+# BOOKS_GOOGLE_BOOKS, …), unless the caller set one: the stub is no real provider, and its
+# published limits (Google Books: 1 a second) would turn a run's load into the steward's 503s.
+unbudget_providers() {
+  local provider var
+  for provider in "$@"; do
+    var="ALMANAC_${provider}_MAX_REQUESTS_PER_SECOND"
+    export "$var=${!var:-0}"
+  done
+}
+
 # start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to
 # $APP_STDOUT (default /dev/null), stderr to $APP_STDERR (default $WORK/almanac.err).
 # ALMANAC_FIXED_PORT: listen there instead of on a free port (make demo's 8080).

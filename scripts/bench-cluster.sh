@@ -32,8 +32,7 @@ raise_fd_limit 20000
 report_init cluster
 build_release
 
-export ALMANAC_BOOKS_GOOGLE_BOOKS_MAX_REQUESTS_PER_SECOND=0
-export ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND=0
+unbudget_providers BOOKS_GOOGLE_BOOKS BOOKS_OPEN_LIBRARY
 start_stub
 start_redis
 APP_STDOUT=/dev/null start_replicas 3

@@ -43,8 +43,7 @@ export ALMANAC_RATES_STALE_SECONDS="${ALMANAC_RATES_STALE_SECONDS:-3600}"
 # The stub is not Google or Open Library: no request budget for them, so the 100 sequential
 # misses all reach it and measure connection reuse (with the real providers' budgets, 1 a
 # second after a burst of 20, the steward would answer 60 of them 503 without asking).
-export ALMANAC_BOOKS_GOOGLE_BOOKS_MAX_REQUESTS_PER_SECOND="${ALMANAC_BOOKS_GOOGLE_BOOKS_MAX_REQUESTS_PER_SECOND:-0}"
-export ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND="${ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND:-0}"
+unbudget_providers BOOKS_GOOGLE_BOOKS BOOKS_OPEN_LIBRARY
 if [ "${BENCH_ACCESS_LOG:-0}" = 1 ]; then
   export ALMANAC_LOG_LEVEL=info
   APP_STDOUT="$WORK/almanac-access.log"

@@ -22,7 +22,7 @@ DELAY="${STORM_DELAY_MS:-0}"
 start_stub --delay-ms "$DELAY"
 stub_fault ratelimit429 "path=/books/v1/volumes&retry_after=1"
 # Open Library stands for "a provider that answers": no budget, so every figure is Google's.
-export ALMANAC_BOOKS_OPEN_LIBRARY_MAX_REQUESTS_PER_SECOND=0
+unbudget_providers BOOKS_OPEN_LIBRARY
 start_almanac
 stub_reset
 log "almanac pid $APP_PID on $APP; stub on $STUB (google-books: 429, Retry-After: 1)"
