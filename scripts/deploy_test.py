@@ -22,6 +22,7 @@ Exit status 0 when every check passes; each failure is printed.
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -75,6 +76,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def default_signals():
+    """Run in the child before exec: every signal at its default action and none blocked.
+    `make test` started from a background job (`make test &`) inherits SIGINT and SIGQUIT
+    ignored, and a shell started with a signal ignored can never trap it: the Ctrl-C below
+    would never reach `make cluster`. A child started this way behaves as from a terminal."""
+    for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 def check_cluster():
     """`make cluster` for real (scripts/cluster.sh with the debug binary): requests through
     nginx running deploy/nginx.conf reach the replicas and share Redis; a replica SIGKILLed
@@ -84,7 +95,8 @@ def check_cluster():
     lb_port = free_port()
     env = dict(os.environ, CLUSTER_BIN=BIN, CLUSTER_SKIP_BUILD="1", CLUSTER_PORT=str(lb_port), TOKEN="deploy-test-token")
     script = subprocess.Popen(["bash", os.path.join(ROOT, "scripts", "cluster.sh")], env=env, cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=default_signals)
     pids, replicas, lines = {}, [], []
     deadline = time.monotonic() + 90
     try:

@@ -80,21 +80,25 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
             failures.append(failure)
             steward?.reportFailure(failure)
         }
-        let clock = ContinuousClock()
-        let deadline = steward.map { clock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
+        // The walk's deadline is kept on the steward's clock (the one every steward decision
+        // uses, injected in tests), so a test's manual clock decides when it is spent, never
+        // the real time a busy machine takes. Each provider's share becomes a real instant
+        // only when handed to the HTTP client, which waits in real time.
+        let deadline = steward.map { $0.now() + Double(max(1, $0.configuration.requestDeadlineMs)) / 1000 }
         for provider in providers {
             if let answer, isComplete(answer) { break }
             try Task.checkCancellation()
             var client = self.client
             if let steward, let deadline {
-                let now = clock.now
+                let now = steward.now()
                 guard now < deadline else {
                     failed(UpstreamError(.timeout, provider: provider.name,
                         detail: "not asked: the request deadline of \(steward.configuration.requestDeadlineMs) ms was spent"))
                     continue
                 }
+                let share = min(deadline - now, Double(max(1, steward.configuration.providerTimeoutMs)) / 1000)
                 client = StewardedClient(base: client, gate: StewardGate(steward: steward, background: background),
-                                         deadline: min(deadline, now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))))
+                                         deadline: ContinuousClock.now + .seconds(share))
             }
             do {
                 guard let found = try await provider.ask(client) else { continue }
