@@ -31,7 +31,8 @@ public struct TraceContext: Sendable, Equatable {
     /// normalized), or a new trace when it came without a valid one.
     public static func begin(from parent: TraceParent?, traceState: String = "") -> TraceContext {
         guard let parent else {
-            return TraceContext(traceIDHigh: TraceIDSource.next(), traceIDLow: TraceIDSource.next(), spanID: TraceIDSource.next(),
+            let ids = TraceIDSource.nextTrace()
+            return TraceContext(traceIDHigh: ids.traceIDHigh, traceIDLow: ids.traceIDLow, spanID: ids.spanID,
                                 parentSpanID: 0, flags: 0, traceState: "")
         }
         return TraceContext(traceIDHigh: parent.traceIDHigh, traceIDLow: parent.traceIDLow, spanID: TraceIDSource.next(),

@@ -12,9 +12,21 @@ public enum TraceIDSource {
     private static let counter = Atomic<UInt64>(0)
     private static let start = UInt64.random(in: 0...UInt64.max)
 
-    /// A new non-zero 64-bit id (a span id, or one half of a trace id).
+    /// A new non-zero 64-bit id (a span id).
     public static func next() -> UInt64 {
-        let n = counter.add(1, ordering: .relaxed).newValue
+        id(at: counter.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// The three ids of a new trace (trace id high and low halves, span id) for one atomic
+    /// increment instead of three.
+    public static func nextTrace() -> (traceIDHigh: UInt64, traceIDLow: UInt64, spanID: UInt64) {
+        let n = counter.add(3, ordering: .relaxed).newValue
+        return (id(at: n &- 2), id(at: n &- 1), id(at: n))
+    }
+
+    /// The id of counter value `n` (never zero: the one value that mixes to zero becomes 1).
+    @inline(__always)
+    static func id(at n: UInt64) -> UInt64 {
         let id = mix(start &+ n &* 0x9E37_79B9_7F4A_7C15)
         return id == 0 ? 1 : id
     }

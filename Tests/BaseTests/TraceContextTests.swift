@@ -109,3 +109,17 @@ import Testing
         #expect(cut == many.prefix(cut.split(separator: ",").count).joined(separator: ","))
     }
 }
+
+/// Fresh ids: distinct, never zero, from one counter.
+@Suite struct TraceIDSourceTests {
+    @Test func idsAreDistinctAndNonZero() {
+        var seen = Set<UInt64>()
+        for _ in 0..<1000 {
+            let trace = TraceIDSource.nextTrace()
+            for id in [trace.traceIDHigh, trace.traceIDLow, trace.spanID, TraceIDSource.next()] {
+                #expect(id != 0)
+                #expect(seen.insert(id).inserted, "id \(id) came twice")
+            }
+        }
+    }
+}
