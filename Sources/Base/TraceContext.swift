@@ -47,18 +47,16 @@ public struct TraceContext: Sendable, Equatable {
     /// `traceparent` for an upstream request made for this request: version 00, this trace,
     /// almanac's span as the parent.
     public var traceparent: String {
-        String(unsafeUninitializedCapacity: TraceParent.version00Length) { buffer in
-            var at = 0
-            func put(_ byte: UInt8) { buffer[at] = byte; at += 1 }
-            func putHex(_ value: UInt64, digits: Int) {
-                for i in stride(from: digits - 1, through: 0, by: -1) { put(Self.hexDigits[Int((value >> UInt64(4 * i)) & 0xF)]) }
-            }
-            put(UInt8(ascii: "0")); put(UInt8(ascii: "0")); put(UInt8(ascii: "-"))
-            putHex(traceIDHigh, digits: 16); putHex(traceIDLow, digits: 16); put(UInt8(ascii: "-"))
-            putHex(spanID, digits: 16); put(UInt8(ascii: "-"))
-            putHex(UInt64(flags), digits: 2)
-            return at
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(TraceParent.version00Length)
+        bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "0"), UInt8(ascii: "-")])
+        appendTraceID(to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendSpanID(to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(Self.hexDigit(UInt64(flags >> 4)))
+        bytes.append(Self.hexDigit(UInt64(flags & 0xF)))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The 32 hex digits of the trace id, as logged (`trace_id`).
@@ -77,10 +75,20 @@ public struct TraceContext: Sendable, Equatable {
         Self.appendHex(spanID, to: &out)
     }
 
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hex digit of `nibble` (0–15).
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt64) -> UInt8 {
+        UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble)
+    }
 
+    /// Appends the 16 hex digits of `value`, formatted on the stack and appended in one copy
+    /// (the access line of every request writes two or three of these).
     static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
-        for i in stride(from: 15, through: 0, by: -1) { out.append(hexDigits[Int((value >> UInt64(4 * i)) & 0xF)]) }
+        var scratch: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            for i in 0..<16 { raw[i] = hexDigit((value >> UInt64(60 - 4 * i)) & 0xF) }
+            out.append(contentsOf: UnsafeRawBufferPointer(raw))
+        }
     }
 
     static func hex(_ values: UInt64...) -> [UInt8] {
