@@ -42,6 +42,10 @@ test-deps:
 	@command -v jq >/dev/null && command -v curl >/dev/null && command -v nginx >/dev/null || { \
 	  echo "installing jq curl (the README tour's commands) nginx-light (nginx -t on deploy/nginx.conf)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl nginx-light; }
+	@# promtool (Debian's prometheus package): the alert rules' checks and unit tests.
+	@command -v promtool >/dev/null || { \
+	  echo "installing prometheus (promtool: deploy/prometheus/alerts.yml checks)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
 	@python3 -c "import forex_python.bitcoin, requests, yaml" 2>/dev/null || { \
 	  echo "installing forex-python, PyYAML (test dependencies)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }; \
@@ -60,7 +64,9 @@ run: release
 
 ## Every test: the harness scripts parse (scripts/check_scripts.py: shell, Python, and Python
 ## embedded in shell), unit + end-to-end (the three-replica cluster included), the deployment files
-## (scripts/deploy_test.py), the README tour against `make demo`, the Docker runtime
+## (scripts/deploy_test.py), the alert rules (promtool check and unit tests) and the alerts' and
+## dashboard's metric names against the real /metrics (scripts/observability-check.sh), the
+## README tour against `make demo`, the Docker runtime
 ## check, then every libFuzzer target for
 ## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
 ## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
@@ -69,6 +75,9 @@ test: deps test-deps docker-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	DEPLOY_BIN=.build/debug/almanac python3 scripts/deploy_test.py
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool test rules deploy/prometheus/alerts_test.yml
+	OBSERVABILITY_BIN=.build/debug/almanac scripts/observability-check.sh
 	DEMO_BIN=.build/debug/almanac DEMO_SKIP_BUILD=1 python3 scripts/tour_test.py
 	$(SUDO) ./scripts/docker-check.sh
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)

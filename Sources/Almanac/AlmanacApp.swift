@@ -72,6 +72,7 @@ public final class AlmanacApp: Sendable {
             http: httpMetrics,
             openConnections: { lifecycle.server?.openConnections ?? 0 },
             reclaimedConnections: { lifecycle.server?.reclaimedConnections ?? ReclaimedConnections() },
+            refusedConnections: { lifecycle.server?.rejectedConnections ?? 0 },
             cacheStats: { cache.stats() },
             upstream: { plugins.upstreamMetrics(httpClient) },
             steward: steward,

@@ -57,7 +57,7 @@ public final class CurlHTTPClient: HTTPClient {
         let redactor = request.redactor
         let requested = redactor.redact(request.url)
         var url = request.url
-        var headers = request.headers
+        var headers = TracePropagation.headers(request.headers)
         var hops = 0
         func failure(_ kind: UpstreamError.Kind, _ detail: String, _ diagnostic: String) -> UpstreamError {
             let scrubbed = Redactor.scrub(diagnostic, url: url, parameters: request.secretQueryParameters)

@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 import Glibc
 
@@ -64,6 +65,18 @@ final class Connection: @unchecked Sendable {
         var startedAt: UInt64 = 0
         /// From `X-Forwarded-For`, only with `trustForwardedHeaders`.
         var forwardedFor: String?
+        /// The caller's valid `traceparent`, if any (`RequestTrace.incoming`).
+        var incomingTrace: TraceParent?
+        /// The request's trace, once something needed it (see `RequestTrace`).
+        var trace: TraceContext?
+
+        /// The request's trace, made now if nothing needed it before.
+        mutating func resolvedTrace() -> TraceContext {
+            if let trace { return trace }
+            let made = TraceContext.begin(from: incomingTrace)
+            trace = made
+            return made
+        }
     }
 
     /// Stop reading while busy once this much input is buffered: pipelined requests wait in
@@ -337,13 +350,18 @@ final class Connection: @unchecked Sendable {
         request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
         current = CurrentRequest(method: request.method, path: request.path, version: request.version,
                                  isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now,
-                                 forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil)
+                                 forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
+                                 incomingTrace: RequestTrace.incoming(request.headers))
         switch core.responder(request) {
         case let .ready(response):
             deliver(response)
         case let .pending(work):
+            let trace = RequestTrace.begin(current.incomingTrace, headers: request.headers)
+            current.trace = trace
             Task { [requestID = request.requestID] in
-                let response = await RequestContext.$requestID.withValue(requestID) { await work() }
+                let response = await RequestContext.$requestID.withValue(requestID) {
+                    await TraceContext.$current.withValue(trace) { await work() }
+                }
                 self.owner.queue.async { self.deliver(response) }
             }
         }
@@ -440,7 +458,8 @@ final class Connection: @unchecked Sendable {
             pendingLog = nil
             accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
                                      durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
-                                     requestID: current.requestID, remoteAddress: current.forwardedFor ?? remoteAddress))
+                                     requestID: current.requestID, remoteAddress: current.forwardedFor ?? remoteAddress,
+                                     trace: current.resolvedTrace()))
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
         if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings

@@ -1,3 +1,5 @@
+import Base
+
 /// Limits and deadlines of the server (`server.*` keys; docs/server.md, README "Limits and HTTP behaviour").
 public struct HTTPServerConfiguration: Sendable, Equatable {
     /// An IPv4 or IPv6 literal (`0.0.0.0`, `127.0.0.1`, `::`, `::1`) or a host name.
@@ -50,7 +52,11 @@ public struct AccessLogEntry: Sendable {
     /// The peer's numeric IP address, without the port; with `trustForwardedHeaders`, the
     /// address the trusted proxy reports in `X-Forwarded-For` when it is a numeric address.
     public var remoteAddress: String
-    public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String) {
+    /// The request's W3C trace (`trace_id`, `span_id` on the line); a new one for a request
+    /// that came without a valid `traceparent` or could not be parsed.
+    public var trace: TraceContext
+    public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String,
+                trace: TraceContext = .begin(from: nil)) {
         self.method = method
         self.path = path
         self.status = status
@@ -58,5 +64,6 @@ public struct AccessLogEntry: Sendable {
         self.durationSeconds = durationSeconds
         self.requestID = requestID
         self.remoteAddress = remoteAddress
+        self.trace = trace
     }
 }

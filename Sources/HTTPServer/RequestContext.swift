@@ -6,5 +6,6 @@
 /// call names the request that caused it, the same id the client got in `X-Request-ID`.
 public enum RequestContext {
     /// The request's `X-Request-ID`; empty outside a request (startup, timers).
+    /// (Its W3C trace is `TraceContext.current`, in Base, where the HTTP client reads it too.)
     @TaskLocal public static var requestID = ""
 }

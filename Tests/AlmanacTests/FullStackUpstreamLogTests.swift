@@ -9,6 +9,8 @@ extension FullStackTests {
     /// id, also when nobody sees an error: a later provider recovered it, or it was a background
     /// refresh while a stale answer was served.
     @Suite struct UpstreamLog {
+        static let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
         static func failureLines(_ s: FullStack, requestID: String) -> [String] {
             s.logs.lines.filter { $0.contains(#""msg":"upstream failed""#) && $0.contains(#""request_id":"\#(requestID)""#) }
         }
@@ -42,7 +44,8 @@ extension FullStackTests {
                 var staleID: String?
                 #expect(await waitUntil {
                     let id = "swr-\(UUID().uuidString.prefix(8))"
-                    guard let r = try? await s.get("/v1/rates/USD", headers: ["X-Request-ID: \(id)"]) else { return false }
+                    guard let r = try? await s.get("/v1/rates/USD", headers: ["X-Request-ID: \(id)", "traceparent: \(Self.traceparent)"])
+                    else { return false }
                     if r.header("X-Cache") == "STALE" { staleID = id }
                     return staleID != nil
                 }, "a STALE answer after expiry")
@@ -51,6 +54,8 @@ extension FullStackTests {
                         "the refresh's two failures (coinbase, coingecko) under the id of the request that found the answer stale")
                 let lines = Self.failureLines(s, requestID: id)
                 #expect(lines.allSatisfy { $0.contains(#""background":"true""#) })
+                #expect(lines.allSatisfy { $0.contains(#""trace_id":"4bf92f3577b34da6a3ce929d0e0e4736""#) },
+                        "the refresh carries the trace of the request that started it")
                 #expect(lines.contains { $0.contains(#""provider":"coinbase""#) })
                 #expect(lines.contains { $0.contains(#""provider":"coingecko""#) })
             }

@@ -88,6 +88,8 @@ public final class Logger: Sendable {
             "duration_ms": .double((entry.durationSeconds * 1_000_000).rounded() / 1000),
             "request_id": .string(entry.requestID),
             "remote": .string(entry.remoteAddress),
+            "trace_id": .string(entry.trace.traceIDText),
+            "span_id": .string(entry.trace.spanIDText),
         ]
     }
 
@@ -111,7 +113,11 @@ public final class Logger: Sendable {
         redactor.appendRedactedJSONString(entry.requestID, to: &bytes)
         Self.appendLiteral(#","remote":"#, to: &bytes)
         redactor.appendRedactedJSONString(entry.remoteAddress, to: &bytes)
-        Self.appendLiteral("}\n", to: &bytes)
+        Self.appendLiteral(#","trace_id":""#, to: &bytes)
+        entry.trace.appendTraceID(to: &bytes)
+        Self.appendLiteral(#"","span_id":""#, to: &bytes)
+        entry.trace.appendSpanID(to: &bytes)
+        Self.appendLiteral("\"}\n", to: &bytes)
     }
 
     /// A literal's bytes in one copy (appending a literal's `.utf8` view goes byte by byte).

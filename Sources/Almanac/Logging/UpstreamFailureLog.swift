@@ -1,3 +1,4 @@
+import Base
 import Cache
 import HTTPClient
 import HTTPServer
@@ -9,11 +10,14 @@ import HTTPServer
 ///
 /// The line carries what the client's problem detail leaves out: the redacted upstream URL and
 /// libcurl's own message; and the request id the client got (`RequestContext`), so one id finds
-/// both. `background` tells a stale-while-revalidate refresh from a request that waited.
+/// both, and the request's W3C trace (`trace_id`, `span_id`; `TraceContext.current`), the same
+/// the access line and the upstream's `traceparent` carry. `background` tells a
+/// stale-while-revalidate refresh from a request that waited.
 enum UpstreamFailureLog {
     /// - Parameter requestID: the request's id; by default the one of the request this task
     ///   works for (a caller answering synchronously passes its own).
-    static func write(_ failure: UpstreamError, requestID: String = RequestContext.requestID, to logger: Logger) {
+    static func write(_ failure: UpstreamError, requestID: String = RequestContext.requestID,
+                      trace: TraceContext? = TraceContext.current, to logger: Logger) {
         logger.warn("upstream failed", [
             "provider": .string(failure.provider),
             "cause": .string(UpstreamMetrics.outcomeLabel(for: failure.kind)),
@@ -21,6 +25,8 @@ enum UpstreamFailureLog {
             "diagnostic": .string(failure.diagnostic),
             "url": .string(failure.url ?? ""),
             "request_id": .string(requestID),
+            "trace_id": .string(trace?.traceIDText ?? ""),
+            "span_id": .string(trace?.spanIDText ?? ""),
             "background": .string(CacheRefresh.isBackground ? "true" : "false"),
         ])
     }

@@ -13,6 +13,8 @@ public enum AlmanacMetrics {
         var openConnections: @Sendable () -> Int = { 0 }
         /// `HTTPServer.reclaimedConnections`.
         var reclaimedConnections: @Sendable () -> ReclaimedConnections = { ReclaimedConnections() }
+        /// `HTTPServer.rejectedConnections`.
+        var refusedConnections: @Sendable () -> Int = { 0 }
         /// `CacheStore.stats()`.
         var cacheStats: @Sendable () -> [String: CacheStats] = { [:] }
         /// The HTTP client's counters, mapped to Almanac's shape.
@@ -38,6 +40,11 @@ public enum AlmanacMetrics {
                                  kind: .counter,
                                  samples: [.init(labels: [("state", "idle")], value: .number(Double(reclaimed.idle))),
                                            .init(labels: [("state", "silent")], value: .number(Double(reclaimed.silent)))])]
+        }
+        registry.register {
+            [.single("almanac_connections_refused_total",
+                     help: "Connections refused at server.maxConnections (503 and close, or closed at once) because every open connection was busy.",
+                     kind: .counter, value: Double(sources.refusedConnections()))]
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
         if let shared = sources.sharedCache { registry.register { SharedCacheMetrics.families(shared()) } }
