@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Cache"),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
-        .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"]),
+        .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"]),
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
         // implements the cache's SharedCacheBackend.
         .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"]),

@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: linked + "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "Base", path: linked + "Base"),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"], path: linked + "HTTPClient"),
-        .target(name: "Upstream", dependencies: ["HTTPClient", "Cache"], path: linked + "Upstream"),
+        .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"], path: linked + "Upstream"),
         .target(name: "Cache", path: linked + "Cache"),
         .target(name: "Gzip", dependencies: ["CZlib"], path: linked + "Gzip"),
         .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),
@@ -62,7 +62,7 @@ let package = Package(
         // from ../Sources/TestSupport into Sources/SharedValuesFuzz/Linked/.
         .executableTarget(name: "SharedValuesFuzz", dependencies: ["FuzzSupport", "Cache", "Rates", "Books"],
                           path: "Sources/SharedValuesFuzz"),
-        .executableTarget(name: "AppFuzz", dependencies: ["FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
+        .executableTarget(name: "AppFuzz", dependencies: ["Base", "FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,8 +36,8 @@ public struct BooksProblem: Error, Sendable, Equatable {
     /// "no such image" (cached like a not-found book).
     public static func coverNotFound(_ isbn: ISBN, providerAnswered: Bool) -> BooksProblem {
         BooksProblem(kind: .notFound, slug: "cover-not-found", title: "Cover not found",
-                     detail: (providerAnswered ? "The provider has" : "No configured provider has")
-                         + " no cover image for ISBN \(isbn.isbn13).")
+                     detail: providerAnswered ? "The provider has no cover image for ISBN \(isbn.isbn13)."
+                         : "No configured provider has a cover image for ISBN \(isbn.isbn13).")
     }
 
     /// Client input echoed in a detail: shortened, so a 4 KiB path does not come back whole.

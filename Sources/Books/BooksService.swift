@@ -147,13 +147,15 @@ public final class BooksService: Sendable {
         guard response.body.count <= configuration.maxCoverBytes else {
             throw UpstreamError(.tooLarge, provider: provider, detail: "cover exceeds \(configuration.maxCoverBytes) bytes", url: url)
         }
-        guard let type = CoverMediaType.imageType(response.header("Content-Type")) else {
-            throw UpstreamError(.malformed, provider: provider,
-                                detail: "cover Content-Type \(CoverMediaType.shown(response.header("Content-Type"))) is not an image",
-                                url: url)
-        }
         guard !response.body.isEmpty else {
             throw UpstreamError(.malformed, provider: provider, detail: "cover body is empty", url: url)
+        }
+        // The bytes decide the type; the upstream's Content-Type is only shown in the detail.
+        guard let type = CoverMediaType.sniffed(response.body) else {
+            throw UpstreamError(.malformed, provider: provider,
+                                detail: "cover is not an image (no JPEG, PNG, GIF or WebP signature; labelled "
+                                    + "\(CoverMediaType.shown(response.header("Content-Type"))))",
+                                url: url)
         }
         return .image(response.body, contentType: type)
     }

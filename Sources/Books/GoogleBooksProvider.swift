@@ -46,7 +46,7 @@ public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
 
     /// The matching volume in a volumes answer, or nil (not found).
     public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
-        let volumes = try ProviderJSON.decode(Volumes.self, from: body, provider: name)
+        let volumes = try UpstreamJSON.decode(Volumes.self, from: body, provider: name)
         guard let items = volumes.items, !items.isEmpty else { return nil }
         let wanted = Set(([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? [])).map { Array($0.utf8) })
         let match = items.lazy.compactMap(\.volumeInfo).first { info in

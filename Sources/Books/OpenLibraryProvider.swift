@@ -34,7 +34,7 @@ public struct OpenLibraryProvider: BooksProvider, DescribedProvider {
 
     /// The book under `ISBN:{isbn13}` (or, defensively, `ISBN:{isbn10}`); `{}` is not found.
     public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
-        let answer = try ProviderJSON.decode([String: Record].self, from: body, provider: name)
+        let answer = try UpstreamJSON.decode([String: Record].self, from: body, provider: name)
         guard let record = answer["ISBN:" + isbn.isbn13] ?? isbn.isbn10.flatMap({ answer["ISBN:" + $0] }) else {
             return nil
         }

@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 import Upstream
 
@@ -65,11 +66,7 @@ enum ProviderFetch {
     }
 
     static func parse(_ body: [UInt8], provider: String) throws(UpstreamError) -> JSONValue {
-        do {
-            return try JSONParser.parse(body)
-        } catch {
-            throw UpstreamError(.malformed, provider: provider, detail: "response is not JSON (\(error))")
-        }
+        try UpstreamJSON.parse(body, provider: provider)
     }
 }
 

@@ -169,6 +169,9 @@ import Testing
     @Test func malformedFilesAndUnknownEnvironmentVariables() {
         #expect(problems(files: ["config/almanac.json": "{"]).first?.hasPrefix("config: config/almanac.json is not valid JSON") == true)
         #expect(problems(files: ["config/almanac.json": "[1]"]) == ["config: config/almanac.json must hold a JSON object, got an array"])
+        // A key written twice is refused, not settled by whichever copy the reader keeps.
+        #expect(problems(files: ["config/almanac.json": "{\"server\":{\"port\":1,\n\"port\":2}}"])
+                    == ["config: config/almanac.json is not valid JSON: duplicate member name at line 2, column 1"])
         #expect(problems(env: ["ALMANAC_SERVER_PROT": "1"])
                     == ["ALMANAC_SERVER_PROT: unknown environment variable (no configuration key has this name) (did you mean ALMANAC_SERVER_PORT?)"])
         #expect(problems(env: ["ALMANAC_UPSTREAM_TIMEOUT_MS": "0", "ALMANAC_BOOKS_MAX_COVER_BYTES": "big"]) == [

@@ -105,10 +105,29 @@ extension FullStackTests {
                 let detail = r.expectProblem(502)
                 #expect(detail.contains("is not an image"), "\(detail)")
                 #expect(r.header("Cache-Control") == "no-store")
+                // Served with the type its bytes have, not the label (JPEG bytes labelled PNG).
                 s.stub.route(F.coverPath, StubResponse(status: 200, headers: [("Content-Type", "image/png")], body: F.jpeg))
                 let ok = try await s.get("/v1/books/\(F.isbn13)/cover")
                 #expect(ok.status == 200)
-                #expect(ok.header("Content-Type") == "image/png")
+                #expect(ok.header("Content-Type") == "image/jpeg")
+                #expect(ok.body == F.jpeg)
+                #expect(s.count(F.coverPath) == 2)
+            }
+        }
+
+        /// An SVG carrying script, labelled `image/png`, is not a cover: 502, never cached, and
+        /// the real image is fetched once the upstream serves one.
+        @Test func scriptedSVGLabelledAsAnImageIsA502AndNotCached() async throws {
+            try await FullStack.run { s in
+                let svg = #"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>"#
+                s.stub.route(F.coverPath, StubResponse(status: 200, headers: [("Content-Type", "image/png")], body: Array(svg.utf8)))
+                for _ in 0..<2 {
+                    let r = try await s.get("/v1/books/\(F.isbn13)/cover")
+                    let detail = r.expectProblem(502)
+                    #expect(detail.contains("is not an image"), "\(detail)")
+                    #expect(r.header("Cache-Control") == "no-store")
+                    #expect(!r.body.starts(with: Array("<svg".utf8)))
+                }
                 #expect(s.count(F.coverPath) == 2)
             }
         }

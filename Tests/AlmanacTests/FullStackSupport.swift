@@ -1,3 +1,4 @@
+import Base
 import Cache
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+import Base
 import TestSupport
 import Cache
 import Foundation

@@ -39,7 +39,9 @@ import Testing
         #expect(client.requests.last?.maxResponseBytes == 1234)
     }
 
-    @Test(arguments: ["text/html; charset=utf-8", "image/svg+xml", "application/octet-stream", "image/", nil])
+    /// The label is ignored both ways: HTML labelled as an image is refused, and so is
+    /// anything without an image signature, whatever it says it is.
+    @Test(arguments: ["text/html; charset=utf-8", "image/svg+xml", "application/octet-stream", "image/", "image/png", "image/jpeg", nil])
     func nonImageTypeIs502(contentType: String?) async throws {
         var upstreams = upstreamsWithGoogleBook()
         upstreams.covers = { _ in
@@ -109,6 +111,28 @@ import Testing
 
 /// A cover's Content-Type is vetted byte by byte.
 @Suite struct CoverMediaTypeTests {
+    @Test func theFirstBytesDecideTheType() {
+        #expect(CoverMediaType.sniffed([0xFF, 0xD8, 0xFF, 0xE0]) == "image/jpeg")
+        #expect(CoverMediaType.sniffed([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == "image/png")
+        #expect(CoverMediaType.sniffed(Array("GIF89a...".utf8)) == "image/gif")
+        #expect(CoverMediaType.sniffed(Array("GIF87a".utf8)) == "image/gif")
+        #expect(CoverMediaType.sniffed(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == "image/webp")
+        for refused in ["<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>", "<html>", "RIFF0000WAVE",
+                        "RIFF", "GIF88a", "\u{89}PNG", "", " \u{FF}"] {
+            #expect(CoverMediaType.sniffed(Array(refused.utf8)) == nil, "\(refused)")
+        }
+        #expect(CoverMediaType.sniffed([0xFF, 0xD8]) == nil)
+        #expect(CoverMediaType.sniffed([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A]) == nil)
+    }
+
+    @Test func theNoCoverDetailSaysWhatIsMissing() {
+        let isbn13 = Fixtures.pragmatic13
+        #expect(BooksProblem.coverNotFound(isbn(isbn13), providerAnswered: false).detail
+                    == "No configured provider has a cover image for ISBN \(isbn13).")
+        #expect(BooksProblem.coverNotFound(isbn(isbn13), providerAnswered: true).detail
+                    == "The provider has no cover image for ISBN \(isbn13).")
+    }
+
     @Test func onlyPlainASCIIImageTypesPass() {
         #expect(CoverMediaType.imageType("IMAGE/PNG; charset=x") == "image/png")
         #expect(CoverMediaType.imageType(" image/jpeg ") == "image/jpeg")

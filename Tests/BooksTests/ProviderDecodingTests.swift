@@ -78,7 +78,8 @@ import Testing
         (#"{"totalItems":1,"items":[{"volumeInfo":{"authors":"Andrew Hunt"}}]}"#,
          "field items[0].volumeInfo.authors: expected an array"),
         (#"{"totalItems":"many"}"#, "field totalItems: expected a number"),
-        ("<html>quota</html>", "body is not JSON"),
+        ("<html>quota</html>", "response is not JSON (unexpected character at byte 0)"),
+        (#"{"totalItems":1,"totalItems":"many"}"#, "response is not JSON (duplicate member name at byte 16)"),
     ])
     func wrongTypesNameProviderAndField(json: String, detail: String) {
         #expect(throws: UpstreamError(.malformed, provider: "google-books", detail: detail)) {
@@ -148,6 +149,7 @@ import Testing
         (#"{"ISBN:9780201616224":{"number_of_pages":"321"}}"#, "field ISBN:9780201616224.number_of_pages: expected a number"),
         (#"{"ISBN:9780201616224":{"authors":[{"name":7}]}}"#, "field ISBN:9780201616224.authors[0].name: expected a string"),
         (#"[]"#, "field (root): expected an object"),
+        (#"{"ISBN:9780201616224":{"title":"A","title":"B"}}"#, "response is not JSON (duplicate member name at byte 35)"),
     ])
     func wrongTypesNameProviderAndField(json: String, detail: String) {
         #expect(throws: UpstreamError(.malformed, provider: "open-library", detail: detail)) {

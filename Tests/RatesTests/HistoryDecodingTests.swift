@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 import Testing
 @testable import Rates

@@ -146,6 +146,20 @@ import Testing
         }
     }
 
+    /// A rate written twice could be read as either copy (first-wins and last-wins readers both
+    /// exist), so the whole answer is malformed.
+    @Test func aNameWrittenTwiceIsMalformed() async throws {
+        let bodies: [(any RatesProvider, String)] = [
+            (CoinbaseProvider(now: fixed), #"{"data":{"currency":"BTC","rates":{"USD":"1","USD":"1000"}}}"#),
+            (CoinGeckoProvider(now: fixed), #"{"bitcoin":{"usd":1,"usd":1000}}"#),
+        ]
+        for (provider, body) in bodies {
+            let error = try #require(await failure(provider, body: body))
+            #expect(error.kind == .malformed)
+            #expect(error.detail.hasPrefix("response is not JSON (duplicate member name at byte"), "\(error.detail)")
+        }
+    }
+
     @Test func httpErrorStatusIsAFailure() async throws {
         let error = try #require(await failure(CoinbaseProvider(now: fixed), body: #"{"errors":[{"id":"rate_limit"}]}"#, status: 429))
         #expect(error.kind == .other)

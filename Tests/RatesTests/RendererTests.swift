@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Testing
 @testable import Rates

@@ -1,4 +1,5 @@
 // What every answer of the app must be, whatever the request held.
+import Base
 import FuzzSupport
 import HTTPServer
 import Rates

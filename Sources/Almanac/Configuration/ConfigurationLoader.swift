@@ -119,12 +119,17 @@ public enum ConfigurationLoader {
 
     private static func apply(fileData: Data, path: String, keys: [ConfigurationKey],
                               to config: inout AlmanacConfiguration, problems: inout [String]) {
+        // The strict reader first: it also refuses a key written twice, which Foundation's
+        // reader would settle silently (one of the two values lost).
+        if let location = JSONSyntaxLocation(of: [UInt8](fileData)) {
+            problems.append("config: \(path) is not valid JSON: \(location)")
+            return
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: fileData, options: [])
         } catch {
-            let location = JSONSyntaxLocation(of: [UInt8](fileData)).map(\.description)
-                ?? ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription)
+            let location = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
             problems.append("config: \(path) is not valid JSON: \(location)")
             return
         }

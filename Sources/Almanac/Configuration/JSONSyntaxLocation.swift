@@ -1,4 +1,4 @@
-import Rates
+import Base
 
 /// Where a configuration file's JSON goes wrong, as an editor shows it: line and column (both
 /// from 1; a column counts Unicode scalars, not bytes), with the strict parser's reason.

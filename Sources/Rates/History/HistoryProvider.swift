@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 
 /// An exchange's daily BTC candles (bitstamp, coinbase-exchange). One call is one upstream

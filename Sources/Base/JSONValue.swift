@@ -5,7 +5,7 @@
 /// Rates must survive the trip unchanged, so numbers stay text until `DecimalText` turns
 /// them into `Decimal` (RFC 8259 §6 leaves number precision to the implementation).
 public indirect enum JSONValue: Sendable, Equatable {
-    /// Members by name; with duplicate names the last one wins (RFC 8259 §4 leaves it open).
+    /// Members by name; `JSONParser` refuses an object that names a member twice.
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)

@@ -1,8 +1,11 @@
-/// A strict RFC 8259 parser producing `JSONValue`, numbers kept as literal text.
+/// The one strict RFC 8259 parser for every upstream answer, producing `JSONValue` with
+/// numbers kept as literal text.
 ///
 /// Upstream bodies are untrusted: nesting is capped (no stack overflow on `[[[[…`), every
-/// error carries the byte offset, and invalid UTF-8 inside strings becomes U+FFFD rather
-/// than a crash.
+/// error carries the byte offset, invalid UTF-8 inside strings becomes U+FFFD rather than a
+/// crash, and an object naming a member twice is refused. RFC 8259 §4 leaves duplicates
+/// open and readers disagree (first wins in some, last in others), so a body that two
+/// readers could read differently is malformed rather than guessed at.
 public struct JSONParser {
     public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         public var offset: Int
@@ -67,12 +70,16 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let nameOffset = i
             let name = try parseString()
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1
             skipWhitespace()
-            members[name] = try parseValue(depth: depth + 1)
+            let value = try parseValue(depth: depth + 1)
+            guard members.updateValue(value, forKey: name) == nil else {
+                throw Error(offset: nameOffset, reason: "duplicate member name")
+            }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of input") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Rates
+@testable import Base
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws(JSONParser.Error) -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
@@ -40,5 +40,13 @@ import Testing
             #expect(error.offset == 4)
             #expect(error.description == "unexpected character at byte 4")
         }
+    }
+
+    @Test func aNameWrittenTwiceInOneObjectIsMalformed() throws {
+        #expect(throws: JSONParser.Error(offset: 7, reason: "duplicate member name")) { try parse(#"{"a":1,"a":1}"#) }
+        #expect(throws: JSONParser.Error(offset: 13, reason: "duplicate member name")) { try parse(#"[{"x":{"b":1,"b":{}}}]"#) }
+        // The same name in two different objects is not a duplicate.
+        #expect(try parse(#"[{"a":1},{"a":2,"b":{"a":3}}]"#) == .array([.object(["a": .number("1")]),
+                                                                       .object(["a": .number("2"), "b": .object(["a": .number("3")])])]))
     }
 }
