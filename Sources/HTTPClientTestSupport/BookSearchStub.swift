@@ -19,7 +19,10 @@ public enum BookSearchStub {
     /// Google's id of catalogue item `n` (12 characters, like Google's).
     public static func googleID(_ n: Int) -> String { "zyTCAlFPj" + String(format: "%03d", n) }
     /// The ISBN-13 of item `n` in either catalogue (odd Open Library works have none).
-    public static func isbn13(_ n: Int) -> String { withCheckDigit("978000000" + String(format: "%03d", n)) }
+    /// Item 0's is the full-stack fixture's book (9780306406157), which the ISBN lookup knows.
+    public static func isbn13(_ n: Int) -> String {
+        n == 0 ? "9780306406157" : withCheckDigit("978000000" + String(format: "%03d", n))
+    }
     public static func googleTitle(_ n: Int) -> String { "Google Result \(n)" }
     public static func openLibraryTitle(_ n: Int) -> String { "Open Result \(n)" }
     /// Open Library's work number of item `n`.
