@@ -68,9 +68,10 @@ public struct VolumeSearchQuery: Sendable, Hashable {
                                            range: 0...Self.maxStartIndex)
         self.maxResults = try Self.integer(parameter("maxResults"), name: "maxResults", default: Self.defaultMaxResults,
                                            range: 1...Self.maxResultsLimit)
-        self.orderBy = try Self.choice(parameter("orderBy"), name: "orderBy", default: .relevance)
-        self.printType = try Self.choice(parameter("printType"), name: "printType", default: .all)
-        self.projection = try Self.choice(parameter("projection"), name: "projection", default: .full)
+        self.orderBy = try Self.choice(parameter("orderBy"), name: "orderBy", undefined: "order_by_undefined", default: .relevance)
+        self.printType = try Self.choice(parameter("printType"), name: "printType", undefined: "print_type_undefined", default: .all)
+        self.projection = try Self.choice(parameter("projection"), name: "projection", undefined: "projection_undefined",
+                                          default: .full)
         self.langRestrict = try parameter("langRestrict").flatMap(Self.language)
     }
 
@@ -176,10 +177,15 @@ public struct VolumeSearchQuery: Sendable, Hashable {
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String?, name: String, default value: Choice) throws(Invalid) -> Choice
+    /// One of `Choice`'s values in any ASCII case (Google's discovery document spells them
+    /// `NEWEST`, its older one `newest`), or `value` when absent or `undefined` (the discovery
+    /// document's `PRINT_TYPE_UNDEFINED`, …).
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ text: String?, name: String, undefined: String,
+                                                                 default value: Choice) throws(Invalid) -> Choice
     where Choice.RawValue == String {
         guard let text else { return value }
         let lowered = ASCIICase.lowercased(text.utf8)
+        if lowered.utf8.elementsEqual(undefined.utf8) { return value }
         guard let found = Choice.allCases.first(where: { $0.rawValue.utf8.elementsEqual(lowered.utf8) }) else {
             throw Invalid(message: "Query parameter \(name) must be one of "
                 + Choice.allCases.map(\.rawValue).joined(separator: ", ") + ", got \(BooksProblem.quoted(text)).")
