@@ -67,21 +67,6 @@ enum GoogleVolumeJSON {
 
     struct Item: Decodable {
         var id: String?
-        var volumeInfo: Info?
-    }
-
-    struct Info: Decodable {
-        var title: String?
-        var subtitle: String?
-        var authors: [String]?
-        var publisher: String?
-        var publishedDate: String?
-        var description: String?
-        var industryIdentifiers: [GoogleBooksProvider.Identifier]?
-        var pageCount: Int?
-        var categories: [String]?
-        var language: String?
-        var infoLink: String?
-        var imageLinks: GoogleBooksProvider.ImageLinks?
+        var volumeInfo: GoogleBooksProvider.VolumeInfo?
     }
 }
