@@ -201,3 +201,15 @@ import Testing
         #expect(throws: UpstreamError.self) { try Self.openLibrary(json) }
     }
 }
+
+/// The `shared-values` fuzz target's seeds of search pages.
+@Suite struct VolumeSearchSeedTests {
+    @Test func seedsAreCurrent() {
+        let seeds: [(name: String, bytes: [UInt8])] = [
+            ("search-page", VolumeSearchResult(totalItems: 412, items: [VolumeSearchRecordTests.full, Volume(id: "x", source: "open-library")],
+                                               source: "google-books").sharedCacheBytes),
+            ("volume-not-found", VolumeSearchResult.notFound(source: "google-books").sharedCacheBytes),
+        ]
+        #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
+    }
+}
