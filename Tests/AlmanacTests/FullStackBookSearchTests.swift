@@ -98,7 +98,14 @@ extension FullStackTests {
                     "/books/v1/volumes?q=intitle%3A%22The%20Hobbit%22%20inauthor%3Atolkien%20inpublisher%3Aallen%20subject%3Afantasy%20lccn%3A2001012345%20oclc%3A12345%20%22there%20and%20back%22%20dragons"
                         + "&startIndex=0&maxResults=10&orderBy=newest&printType=books&langRestrict=en&projection=lite&key=almanac-key",
                 ])
-                // isbn: with other terms is a search too.
+                // A number that is no barcode is a word: 1984 is searched for.
+                let number = try await s.get("/books/v1/volumes?q=1984")
+                #expect(number.status == 200, "\(number.text)")
+                #expect(Self.googleTargets(s).last == "/books/v1/volumes?q=1984&startIndex=0&maxResults=10&key=almanac-key")
+                // A bare barcode with a wrong check digit is still the lookup's 400.
+                let barcode = try await s.get("/books/v1/volumes?q=978-0-306-40615-8")
+                #expect(barcode.expectGoogleError(400).contains("not a valid ISBN"))
+                                // isbn: with other terms is a search too.
                 _ = try await s.get("/books/v1/volumes?q=isbn:9780306406157+intitle:statistics")
                 #expect(Self.googleTargets(s).last == "/books/v1/volumes?q=isbn%3A9780306406157%20intitle%3Astatistics&startIndex=0&maxResults=10&key=almanac-key")
             }

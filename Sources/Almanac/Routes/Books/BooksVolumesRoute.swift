@@ -41,7 +41,8 @@ extension BooksRoutes {
 
     /// nil when `q` is a search; else the ISBN it asks for, or why it is not a valid one. An
     /// ISBN query is `isbn:<ISBN>` alone (prefix in any case), or text that can only be meant
-    /// as an ISBN (digits, `X`, hyphens, spaces), as the seed app sent barcodes.
+    /// as an ISBN (10 or 13 digits or `X`, with any hyphens and spaces), as the seed app sent
+    /// barcodes.
     static func volumesISBNQuery(_ q: String?) -> Result<ISBN, Problem>? {
         guard let q, !q.trimmingASCIIWhitespace().isEmpty else { return nil }
         let text = String(q.trimmingASCIIWhitespace())
@@ -54,7 +55,9 @@ extension BooksRoutes {
             guard rest.allSatisfy(isbnLike) || !rest.contains(0x20) else { return nil }
             return BooksProblems.parse(String(decoding: rest, as: UTF8.self))
         }
-        if text.utf8.allSatisfy(isbnLike), text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+        // A bare barcode has the 10 or 13 characters of an ISBN; other numbers (`1984`) are words to search.
+        let significant = text.utf8.filter { $0 != 0x2D && $0 != 0x20 }.count
+        if text.utf8.allSatisfy(isbnLike), significant == 10 || significant == 13 {
             return BooksProblems.parse(text)
         }
         return nil
