@@ -14,14 +14,8 @@ extension BooksRoutes {
             case let .success(parsed): isbn = parsed
             case let .failure(problem): return .ready(GoogleErrorEnvelope.response(problem))
             }
-            if let hit = service.cachedBook(isbn) { return .ready(volumesResponse(hit, request: request, links: links)) }
-            return .pending {
-                do {
-                    return volumesResponse(try await service.book(isbn), request: request, links: links)
-                } catch {
-                    return GoogleErrorEnvelope.response(BooksProblems.problem(for: error, requestID: request.requestID, logger: logger))
-                }
-            }
+            return cachedOrLoaded(service.cachedBook(isbn), request: request, logger: logger,
+                                  load: { try await service.book(isbn) }) { volumesResponse($0, request: request, links: links) }
         }
         let query: VolumeSearchQuery
         do {
@@ -29,10 +23,19 @@ extension BooksRoutes {
         } catch {
             return .ready(GoogleErrorEnvelope.response(BooksProblems.badRequest(error.message)))
         }
-        if let hit = service.cachedSearch(query) { return .ready(searchResponse(hit, request: request, links: links)) }
+        return cachedOrLoaded(service.cachedSearch(query), request: request, logger: logger,
+                              load: { try await service.search(query) }) { searchResponse($0, request: request, links: links) }
+    }
+
+    /// A fresh cached answer at once (no task hop), else `load` as a task; a failure is the
+    /// upstream problem in Google's envelope.
+    static func cachedOrLoaded<Value>(_ hit: CacheLookup<Value>?, request: HTTPRequest, logger: Logger?,
+                                      load: @escaping @Sendable () async throws -> CacheLookup<Value>,
+                                      respond: @escaping @Sendable (CacheLookup<Value>) -> HTTPResponse) -> HTTPResponseFuture {
+        if let hit { return .ready(respond(hit)) }
         return .pending {
             do {
-                return searchResponse(try await service.search(query), request: request, links: links)
+                return respond(try await load())
             } catch {
                 return GoogleErrorEnvelope.response(BooksProblems.problem(for: error, requestID: request.requestID, logger: logger))
             }
