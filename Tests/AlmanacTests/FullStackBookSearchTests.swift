@@ -323,3 +323,19 @@ extension FullStackTests.BookSearch {
         }
     }
 }
+
+extension FullStackTests.BookSearch {
+    /// Two spellings of one native search share the cached page, not their bytes or ETag (the
+    /// query is echoed as given).
+    @Test func nativeSpellingsShareThePageNotTheETag() async throws {
+        try await Self.run { s in
+            let byTitle = try await s.get("/v1/books/search?title=hobbit")
+            let byQ = try await s.get("/v1/books/search?q=intitle:%22hobbit%22")
+            #expect(byTitle.status == 200 && byQ.status == 200)
+            #expect(byQ.header("X-Cache") == "HIT")
+            #expect(s.count(S.googleSearchPath) == 1)
+            #expect(byTitle.body != byQ.body)
+            #expect(byTitle.header("ETag") != byQ.header("ETag"))
+        }
+    }
+}

@@ -58,13 +58,19 @@ extension BooksRoutes {
             query = VolumeSearchQuery(terms: terms, startIndex: (page - 1) * limit, maxResults: limit)
         }
 
+        /// What besides the cached page shapes the body: paging and the parameters echoed as
+        /// given (`title=hobbit` and `q=intitle:"hobbit"` share a page but not their bytes).
+        var variant: String {
+            "books/search page=\(page) limit=\(limit) " + given.map { "\($0.0)=" + ($0.1.map { "+" + $0 } ?? "-") }.joined(separator: "\u{1F}")
+        }
+
         func response(_ lookup: CacheLookup<VolumeSearchResult>, request: HTTPRequest) -> HTTPResponse {
             let result = lookup.value
             let body = VolumeRenderer.searchJSON(query: given, total: result.totalItems, page: page, limit: limit,
                                                  items: result.items, source: result.source)
             return HTTPCaching.response(
                 for: request, body: Array(body.utf8), contentType: jsonType,
-                etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books/search \(page) \(limit)"),
+                etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant),
                 freshness: CacheFreshness(lookup))
         }
     }
