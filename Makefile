@@ -46,11 +46,11 @@ test-deps:
 	@command -v promtool >/dev/null || { \
 	  echo "installing prometheus (promtool: deploy/prometheus/alerts.yml checks)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
-	@python3 -c "import forex_python.bitcoin, requests, yaml" 2>/dev/null || { \
-	  echo "installing forex-python, PyYAML (test dependencies)"; \
+	@python3 -c "import forex_python.bitcoin, requests, yaml, googleapiclient.discovery, openapi_spec_validator" 2>/dev/null || { \
+	  echo "installing forex-python, PyYAML, google-api-python-client, openapi-spec-validator (test dependencies)"; \
 	  python3 -m pip --version >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pip; }; \
-	  python3 -m pip install --quiet --disable-pip-version-check forex-python requests pyyaml 2>/dev/null \
-	    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages forex-python requests pyyaml; }
+	  python3 -m pip install --quiet --disable-pip-version-check forex-python requests pyyaml google-api-python-client openapi-spec-validator 2>/dev/null \
+	    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages forex-python requests pyyaml google-api-python-client openapi-spec-validator; }
 
 build: deps
 	$(SWIFT) build

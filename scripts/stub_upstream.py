@@ -6,7 +6,10 @@ Speaks the real upstream formats (docs/rates.md, docs/books.md) on 127.0.0.1:
   GET /api/v3/simple/price?ids=bitcoin&vs_currencies=usd,... coingecko
   GET /v1/bpi/currentprice.json                              coindesk (BPI v1)
   GET /books/v1/volumes?q=isbn:{isbn13}                      google-books
+  GET /books/v1/volumes?q=…&startIndex=N&maxResults=M         google-books search (any other q)
+  GET /books/v1/volumes/{id}                                  google-books volume by id
   GET /api/books?bibkeys=ISBN:{isbn13}&format=json&jscmd=data open-library
+  GET /search.json?q=…&fields=…&offset=N&limit=M              open-library search (q=key:/works/OL…W: that work)
   GET /covers/...  /b/...  /books/content?...                a small real PNG
   GET /api/v2/ohlc/btc{usd,eur,gbp}/?step=86400&limit=N&start=UNIX&end=UNIX   bitstamp (daily candles)
   GET /products/BTC-{USD,EUR,GBP}/candles?granularity=86400&start=ISO&end=ISO coinbase-exchange (≤ 300)
@@ -17,6 +20,9 @@ Which books exist (deterministic, so runs are reproducible):
     (google-books totalItems 0, open-library {}), so almanac caches a 404;
   * ISBN-13 starting 979: unknown to google-books, known to open-library (fall-through);
   * anything else: known to both, title "Stub Book <isbn13>"; 9780306406157 has real-ish data.
+Searches answer from a fixed catalogue of SEARCH_SIZE books whatever the query (the query only
+shows in the request log): item 0 is 9780306406157, Google ids are stubvol00000…, Open Library
+works /works/OL100W…, odd works without an ISBN.
 
 Control (never counted, never faulted, never delayed):
   GET  /__stats                         JSON since the last reset: requests_total;
@@ -136,6 +142,47 @@ def book_facts(isbn13):
             "publisher": "Stub Press", "date": "20%02d-%02d-01" % (n % 25, 1 + n % 12),
             "pages": 100 + n % 900, "subjects": ["Fiction"] if n % 2 else ["Science", "History"],
             "description": "Deterministic stub description for %s." % isbn13}
+
+
+SEARCH_SIZE = 30
+
+
+def search_isbn(n):
+    """The ISBN-13 of search catalogue item n: 9780306406157 first, then 978100000nnn + check."""
+    if n == 0:
+        return KNOWN_ISBN
+    twelve = "978100000%03d" % n
+    s = sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(twelve))
+    return twelve + str((10 - s % 10) % 10)
+
+
+def search_item(volume_id):
+    """The catalogue index of a Google id stubvol00000…, or None."""
+    if len(volume_id) == 12 and volume_id.startswith("stubvol") and volume_id[7:].isdigit():
+        n = int(volume_id[7:])
+        return n if n < SEARCH_SIZE else None
+    return None
+
+
+def is_isbn_query(qq):
+    """What google-books is asked for a lookup: isbn:X or a bare ISBN."""
+    rest = qq[5:] if qq.startswith("isbn:") else qq
+    return rest.strip() != "" and all(ch.isdigit() or ch in "-xX " for ch in rest)
+
+
+def openlibrary_doc(n):
+    """Open Library's search.json doc of catalogue item n (odd works have no ISBN or cover)."""
+    isbn = search_isbn(n)
+    f = book_facts(isbn)
+    doc = {"key": "/works/OL%dW" % (100 + n), "title": f["title"], "author_name": f["authors"],
+           "publisher": [f["publisher"]], "first_publish_year": int(f["date"][:4]),
+           "number_of_pages_median": f["pages"], "language": ["eng"], "subject": f["subjects"]}
+    if f["subtitle"]:
+        doc["subtitle"] = f["subtitle"]
+    if n % 2 == 0:
+        doc["isbn"] = [isbn]
+        doc["cover_i"] = 8000000 + n
+    return doc
 
 
 def make_png(w=16, h=16):
@@ -465,6 +512,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
                       "disclaimer": "This data was produced from the CoinDesk Bitcoin Price Index (USD). "
                                     "Non-USD currency data converted using hourly conversion rate from openexchangerates.org",
                       "chartName": "Bitcoin", "bpi": bpi})
+        if path.startswith("/books/v1/volumes/"):
+            n = search_item(path[len("/books/v1/volumes/"):])
+            if n is None:
+                msg = "The volume ID could not be found."
+                return (404, json.dumps({"error": {"code": 404, "message": msg, "errors": [
+                    {"message": msg, "domain": "global", "reason": "notFound"}], "status": "NOT_FOUND"}}).encode("utf-8"),
+                        "application/json; charset=utf-8")
+            return j(self.google_search_item(n))
+        if path == "/books/v1/volumes" and not is_isbn_query((q.get("q") or [""])[0]):
+            start = int((q.get("startIndex") or ["0"])[0])
+            count = int((q.get("maxResults") or ["10"])[0])
+            page = list(range(SEARCH_SIZE))[start:start + count]
+            out = {"kind": "books#volumes", "totalItems": SEARCH_SIZE}
+            if page:
+                out["items"] = [self.google_search_item(n) for n in page]
+            return j(out)
+        if path == "/search.json":
+            start = int((q.get("offset") or ["0"])[0])
+            count = int((q.get("limit") or ["100"])[0])
+            docs = list(range(SEARCH_SIZE))
+            qq = (q.get("q") or [""])[0]
+            if qq.startswith("key:/works/OL"):
+                docs = [n for n in docs if qq == "key:/works/OL%dW" % (100 + n)]
+            return j({"numFound": len(docs), "start": start, "numFoundExact": True,
+                      "docs": [openlibrary_doc(n) for n in docs[start:start + count]]})
         if path == "/books/v1/volumes":
             qq = (q.get("q") or [""])[0]
             isbn = qq.split("isbn:", 1)[1].strip() if qq.startswith("isbn:") else qq.strip()
@@ -492,6 +564,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return (404, b"not found", "text/plain")
             return (200, PNG, "image/png")
         return (404, b'{"error":"stub: unknown path"}', "application/json")
+
+    def google_search_item(self, n):
+        isbn = search_isbn(n)
+        f = book_facts(isbn)
+        item = self.google_volumes(isbn, f)["items"][1]
+        item["id"] = "stubvol%05d" % n
+        item["etag"] = "stubetag%d" % n
+        item["selfLink"] = "https://www.googleapis.com/books/v1/volumes/" + item["id"]
+        item["volumeInfo"]["infoLink"] = "https://books.google.com/books?id=" + item["id"]
+        return item
 
     def google_volumes(self, isbn, f):
         ids = [{"type": "ISBN_13", "identifier": isbn}]

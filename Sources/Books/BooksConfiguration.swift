@@ -13,6 +13,9 @@ public struct BooksConfiguration: Sendable, Equatable {
     public var ttlSeconds: Double = 86_400
     /// Freshness of "no provider knows this ISBN" (cached 404), shorter because catalogues grow.
     public var notFoundTtlSeconds: Double = 3_600
+    /// Freshness of a search page (`/books/v1/volumes?q=…`, `/v1/books/search`): searches are
+    /// where Google's shared quota runs out first, and their answers change slowly.
+    public var searchTtlSeconds: Double = 3_600
     /// How long past expiry an answer may still be served while it is refreshed (SWR / SIE).
     public var staleSeconds: Double = 604_800
     /// Each provider's base URL and budget (`books.<provider>.baseUrl`, …), by id.

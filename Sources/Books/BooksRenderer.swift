@@ -23,31 +23,15 @@ public enum BooksRenderer {
         return "{" + facts.map { $0.1.field($0.0) }.joined(separator: ",") + "}"
     }
 
-    /// Google Books' volumes list shape for clients written against Google: absent facts are
-    /// omitted (as Google omits them), not null. `imageLinks` never carry the upstream image
-    /// URL: they point at almanac's own `/v1/books/{isbn13}/cover`, absolute as such clients
-    /// expect. The base depends on the request, so the stored bytes hold a placeholder that
-    /// `VolumesLinks.fill` replaces per response; no book, no cover → no `imageLinks`.
+    /// Google Books' volumes list shape for clients written against Google (`VolumeRenderer`):
+    /// the book as one `books#volume` whose id is minted from its ISBN-13; absent facts are
+    /// omitted (as Google omits them), not null. Its links (`selfLink`, `imageLinks` pointing at
+    /// almanac's own `/v1/books/{isbn13}/cover`) are absolute, as such clients expect; the base
+    /// depends on the request, so the stored bytes hold a placeholder that `VolumesLinks.fill`
+    /// replaces per response. No book → `totalItems: 0` and no links.
     public static func volumesJSON(_ book: Book?) -> String {
-        guard let book else { return "{\"kind\":\"books#volumes\",\"totalItems\":0}" }
-        // Only the facts a book has, in Google's order.
-        func present(_ facts: [(String, Fact)]) -> [String] { facts.filter { !$0.1.isAbsent }.map { $0.1.field($0.0) } }
-        var info = present([
-            ("title", .text(book.title)), ("subtitle", .text(book.subtitle)), ("authors", .list(book.authors)),
-            ("publisher", .text(book.publisher)), ("publishedDate", .text(book.publishedDate)),
-            ("description", .text(book.description)),
-        ])
-        var identifiers = "\"industryIdentifiers\":[{\"type\":\"ISBN_13\",\"identifier\":\"\(book.isbn13)\"}"
-        if let isbn10 = book.isbn10 { identifiers += ",{\"type\":\"ISBN_10\",\"identifier\":\"\(isbn10)\"}" }
-        info.append(identifiers + "]")
-        info += present([("pageCount", .number(book.pageCount)), ("categories", .list(book.categories)),
-                         ("language", .text(book.language))])
-        if let path = book.coverPath {
-            let link = "\"" + linkBasePlaceholder + path + "\""
-            info.append("\"imageLinks\":{\"smallThumbnail\":" + link + ",\"thumbnail\":" + link + "}")
-        }
-        return "{\"kind\":\"books#volumes\",\"totalItems\":1,\"items\":[{\"kind\":\"books#volume\",\"volumeInfo\":{"
-            + info.joined(separator: ",") + "}}]}"
+        guard let book else { return VolumeRenderer.volumesJSON(totalItems: 0, items: []) }
+        return VolumeRenderer.volumesJSON(totalItems: 1, items: [Volume(book: book)])
     }
 
     /// One fact of a book as both shapes write it: text, a list of texts, or a count.

@@ -18,6 +18,10 @@ public final class BooksService: Sendable {
     let problemEncoder: BooksProblem.Encoder
     let books: CacheNamespace<ISBN, BookAnswer>
     let covers: CacheNamespace<ISBN, CoverAnswer>
+    /// Search pages by normalized query (`BooksService+Search`).
+    let searches: CacheNamespace<VolumeSearchKey, VolumeSearchResult>
+    /// Volumes by Google id or by a minted work id (`BooksService+Search`).
+    let volumes: CacheNamespace<String, VolumeSearchResult>
 
     /// - Parameters:
     ///   - problemEncoder: how a problem becomes bytes (the HTTP layer's `BooksProblems.encode`),
@@ -34,6 +38,8 @@ public final class BooksService: Sendable {
         self.providers = providers ?? configuration.makeProviders()
         self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
         self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
+        self.searches = cache.namespace("book-search", keyType: VolumeSearchKey.self, valueType: VolumeSearchResult.self)
+        self.volumes = cache.namespace("volumes", keyType: String.self, valueType: VolumeSearchResult.self)
     }
 
     /// Provider names in the order they are asked.

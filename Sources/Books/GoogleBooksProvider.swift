@@ -116,6 +116,8 @@ public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
         var categories: [String]?
         var language: String?
         var imageLinks: ImageLinks?
+        /// Read by search and volume by id (`GoogleVolumeJSON`), not by the ISBN lookup.
+        var infoLink: String?
     }
 
     struct Identifier: Decodable {

@@ -51,6 +51,33 @@ public struct Router: Sendable {
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
 
+    /// Writes a problem as one part of the API answers its errors (Google's error envelope on
+    /// `/books/v1/*`) instead of problem+json.
+    public typealias ProblemWriter = @Sendable (Problem) -> HTTPResponse
+
+    /// Path prefixes whose 404 and 405 are written by their own `ProblemWriter`, so a client of
+    /// an emulated API reads every error there, unknown routes included, in the one format it
+    /// knows. The longest matching prefix wins.
+    private var problemWriters: [(prefix: String, write: ProblemWriter)] = []
+
+    /// Answers the router's own problems for paths starting with `prefix` (or equal to it
+    /// without its trailing `/`) through `write`.
+    public mutating func writeProblems(under prefix: String, with write: @escaping ProblemWriter) {
+        problemWriters.append((prefix, write))
+        problemWriters.sort { $0.prefix.utf8.count > $1.prefix.utf8.count }
+    }
+
+    /// The response for one of the router's own problems on `path`.
+    private func response(_ problem: Problem, path: String) -> HTTPResponse {
+        for writer in problemWriters {
+            let prefix = writer.prefix.utf8
+            if path.utf8.starts(with: prefix) || (prefix.last == UInt8(ascii: "/") && path.utf8.elementsEqual(prefix.dropLast())) {
+                return writer.write(problem)
+            }
+        }
+        return problem.response
+    }
+
     /// - Parameter problemTypes: the application's problem types (its 404 is slug `not-found`);
     ///   by default `about:blank`.
     public init(problemTypes: ProblemTypes = .aboutBlank) { self.problemTypes = problemTypes }
@@ -130,14 +157,14 @@ public struct Router: Sendable {
         case let .found(_, params, handler):
             return handler(request, params)
         case let .methodNotAllowed(allow):
-            var response = Problem(status: .methodNotAllowed,
-                                   detail: "\(EchoedInput.clipped(request.method)) is not allowed on \(EchoedInput.clipped(request.path, limit: 200)); allowed: \(allow.joined(separator: ", ")).").response
+            var response = self.response(Problem(status: .methodNotAllowed,
+                                   detail: "\(EchoedInput.clipped(request.method)) is not allowed on \(EchoedInput.clipped(request.path, limit: 200)); allowed: \(allow.joined(separator: ", "))."), path: request.path)
             response.headers.set("Allow", allow.joined(separator: ", "))
             return .ready(response)
         case .notFound:
-            return .ready(Problem(status: .notFound, slug: "not-found",
-                                  detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).",
-                                  types: problemTypes).response)
+            return .ready(response(Problem(status: .notFound, slug: "not-found",
+                                           detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).",
+                                           types: problemTypes), path: request.path))
         }
     }
 

@@ -95,13 +95,22 @@ import Testing
         #expect(v1.headers["ETag"] != response.headers["ETag"])
     }
 
-    @Test(arguments: ["/books/v1/volumes?q=intitle:programmer", "/books/v1/volumes?q=isbn:123",
-                      "/books/v1/volumes", "/books/v1/volumes?q=isbn:9780201616224+intitle:x"])
-    func otherQueriesAre400(target: String) async {
+    /// Malformed ISBNs and malformed searches are 400s in Google's envelope, before any upstream.
+    @Test(arguments: ["/books/v1/volumes?q=isbn:123", "/books/v1/volumes", "/books/v1/volumes?q=+",
+                      "/books/v1/volumes?q=hobbit&maxResults=41", "/books/v1/volumes?q=hobbit&maxResults=0",
+                      "/books/v1/volumes?q=hobbit&startIndex=-1", "/books/v1/volumes?q=intitle:",
+                      "/books/v1/volumes?q=%22open+phrase", "/books/v1/volumes?q=hobbit&orderBy=oldest",
+                      "/books/v1/volumes?q=hobbit&printType=films", "/books/v1/volumes?q=hobbit&projection=max",
+                      "/books/v1/volumes?q=hobbit&langRestrict=english!"])
+    func malformedQueriesAre400InGooglesEnvelope(target: String) async throws {
         let harness = BooksHarness()
         let response = await harness.get(target)
         #expect(response.status == .badRequest)
-        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+        let error = try #require(try json(response)["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 400)
+        #expect(error["status"] as? String == "INVALID_ARGUMENT")
+        #expect(!((error["message"] as? String) ?? "").isEmpty)
         #expect(harness.client.requests.isEmpty)
     }
 }

@@ -209,10 +209,10 @@ extension FullStackTests {
 enum PythonScript {
     struct Result { var status: Int32; var output: String }
 
-    static func run(_ script: URL, environment: [String: String], timeout: Double) async throws -> Result {
+    static func run(_ script: URL, arguments: [String] = [], environment: [String: String], timeout: Double) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
+        process.arguments = ["python3", script.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -37,7 +37,8 @@ extension FullStackTests {
                 for (target, expected) in Self.reproductions {
                     try await keepAlive.request("GET", target)
                     let r = try await keepAlive.readResponse()
-                    let detail = r.expectProblem(400)
+                    // Under /books/v1/ the problem comes in Google's envelope, with the same message.
+                    let detail = target.hasPrefix("/books/v1/") ? r.expectGoogleError(400) : r.expectProblem(400)
                     #expect(detail.contains(expected), "\(target): \(detail)")
                     #expect(r.header("Cache-Control") == "no-store", "\(target)")
                     #expect(r.header("Connection") != "close", "\(target): the connection should stay open")

@@ -12,6 +12,7 @@ import Testing
         ("GET", "/v1/bpi/currentprice.json"), ("GET", "/v1/bpi/currentprice/{code}.json"),
         ("GET", "/v1/bpi/supported-currencies.json"),
         ("GET", "/v1/books"), ("GET", "/v1/books/{isbn}"), ("GET", "/v1/books/{isbn}/cover"), ("GET", "/books/v1/volumes"),
+        ("GET", "/books/v1/volumes/{id}"), ("GET", "/v1/books/search"),
     ]
 
     /// `{anything}` → `{}`: placeholder names are the implementer's choice, the shape is not.
@@ -103,12 +104,34 @@ import Testing
         let isbn = try #require((parameters["isbn"] as? [String: Any])?["schema"] as? [String: Any])
         #expect(isbn["format"] as? String == "isbn")
         #expect(isbn["pattern"] is String)
+    }
+
+    /// Cover bytes are binary: the media type carries no JSON schema (OAS 3.1), so a response
+    /// validator does not hold image bytes against `type: string`.
+    @Test func coversHaveNoSchema() throws {
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
-        let volumes = try #require(paths["/books/v1/volumes"]?["get"] as? [String: Any])
-        let q = try #require((volumes["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "q" })
-        let qSchema = try #require(q["schema"] as? [String: Any])
-        #expect(qSchema["format"] as? String == "isbn-query")
-        #expect(qSchema["pattern"] is String)
+        let cover = try #require(paths["/v1/books/{isbn}/cover"]?["get"] as? [String: Any])
+        let ok = try #require((cover["responses"] as? [String: Any])?["200"] as? [String: Any])
+        let image = try #require((ok["content"] as? [String: Any])?["image/*"] as? [String: Any])
+        #expect(image.isEmpty, "\(image)")
+    }
+
+    /// The served document passes `openapi-spec-validator` (pip; make test installs it).
+    @Test func passesOpenAPISpecValidator() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-openapi-\(getpid()).json")
+        try Data(OpenAPIDocument.bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-openapi-\(getpid()).py")
+        try Data("""
+        import json, sys
+        from openapi_spec_validator import validate
+        validate(json.load(open(sys.argv[1])))
+        print("valid")
+        """.utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let result = try await PythonScript.run(script, arguments: [file.path], environment: [:], timeout: 60)
+        #expect(result.status == 0 && result.output.contains("valid"), "openapi-spec-validator:\n\(result.output)")
     }
 
     @Test func servedAsJSON() async {

@@ -134,7 +134,7 @@ import TestSupport
         backend.setUnavailable("down")
         let alone = await respond(router, "DELETE", "/admin/cache", headers: auth)
         #expect(alone.status == .ok)
-        #expect(alone.text == #"{"purged":["rates","history","books","covers"],"l2":"unavailable"}"#)
+        #expect(alone.text == #"{"purged":["rates","history","books","covers","book-search","volumes"],"l2":"unavailable"}"#)
     }
 }
 

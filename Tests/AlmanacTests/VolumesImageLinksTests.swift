@@ -68,14 +68,17 @@ import Testing
         #expect(!String(decoding: response.body, as: UTF8.self).contains("evil"))
     }
 
-    @Test func noCoverNoImageLinksAndNoHostNeeded() async throws {
+    /// No cover, no `imageLinks`; the volume's `selfLink` still needs a valid host.
+    @Test func noCoverNoImageLinks() async throws {
         let harness = BooksHarness(openLibrary: { _ in
             StubHTTPClient.json(#"{"ISBN:9780201616224":{"title":"The pragmatic programmer"}}"#)
         })
-        let response = await harness.get(target, headers: headers([("Host", "bad host")]))
+        let response = await harness.get(target, headers: headers([("Host", "almanac.internal")]))
         #expect(response.status == .ok)
         #expect(try thumbnail(response) == nil)
         #expect(!String(decoding: response.body, as: UTF8.self).contains("imageLinks"))
+        let bad = await harness.get(target, headers: headers([("Host", "bad host")]))
+        #expect(bad.status == .badRequest)
     }
 
     @Test func hostValidationIsByteExact() {

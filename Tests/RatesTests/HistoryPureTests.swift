@@ -164,7 +164,11 @@ import Testing
         #expect(malformed(parse(end: "2024-01-01"))?.contains("start") == true)
         #expect(malformed(parse(start: "2024-1-1", end: "2024-01-02"))?.contains("start") == true)
         #expect(malformed(parse(start: "2024-01-01", end: "tomorrow"))?.contains("end") == true)
-        #expect(malformed(parse(index: "CNY"))?.contains("index") == true)
+        #expect(malformed(parse(index: "EUR"))?.contains("index") == true)
+        // CoinDesk documented index=[USD/CNY]: without currency, the index names it.
+        #expect(try parse(index: "CNY").get().code == "CNY")
+        #expect(try parse(index: "cny").get().label == "CNY")
+        #expect(try parse(currency: "EUR", index: "CNY").get().code == "EUR")
         #expect(malformed(parse(for: "today"))?.contains("for") == true)
     }
 

@@ -17,6 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         SharedCacheValueProbe.selfConsistencyFinding(HistoryBlock.self, bytes),
         SharedCacheValueProbe.selfConsistencyFinding(BookAnswer.self, bytes),
         SharedCacheValueProbe.selfConsistencyFinding(CoverAnswer.self, bytes),
+        SharedCacheValueProbe.selfConsistencyFinding(VolumeSearchResult.self, bytes),
     ]
     for finding in findings {
         check(finding == nil, finding ?? "")

@@ -63,6 +63,7 @@ extension ConfigurationKey {
             providers("books.providers", \.books.providers, allowed: defaults.books.kinds.map(\.descriptor.id)),
             seconds("books.ttlSeconds", \.books.ttlSeconds),
             seconds("books.notFoundTtlSeconds", \.books.notFoundTtlSeconds, allowZero: true),
+            seconds("books.searchTtlSeconds", \.books.searchTtlSeconds, allowZero: true),
             seconds("books.staleSeconds", \.books.staleSeconds, allowZero: true),
         ]
         keys += endpoints("books", \.books.endpoints, defaults.books.endpoints.descriptors)

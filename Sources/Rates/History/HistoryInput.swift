@@ -85,6 +85,9 @@ public struct CoinDeskCloseQuery: Sendable, Equatable {
     /// currency (default USD), the first-day rule and the order of the dates are checked as
     /// CoinDesk did. No dates → the 31 days ending yesterday; `for=yesterday` → yesterday alone;
     /// an end after yesterday is cut to yesterday (so a start in the future is "end before start").
+    /// The indexes CoinDesk documented (`index=[USD/CNY]`), lower-cased.
+    static let coinDeskIndexes: Set<String> = ["usd", "cny"]
+
     public static func parse(start: String?, end: String?, currency: String?, for forValue: String?, index: String?,
                              yesterday: Int64) -> Result<CoinDeskCloseQuery, Failure> {
         let first: Int64?, last: Int64?
@@ -97,13 +100,15 @@ public struct CoinDeskCloseQuery: Sendable, Equatable {
                 throw RatesInputError(kind: .malformed, slug: "invalid-parameter",
                                       detail: "Invalid for \"\(EchoedText.clipped(forValue))\": the only value is for=yesterday.")
             }
-            if let index, index.uppercased() != "USD" {
+            if let index, !coinDeskIndexes.contains(ASCIICase.lowercased(index.utf8)) {
                 throw RatesInputError(kind: .malformed, slug: "invalid-parameter",
-                                      detail: "Invalid index \"\(EchoedText.clipped(index))\": the only index is USD.")
+                                      detail: "Invalid index \"\(EchoedText.clipped(index))\": the indexes are USD and CNY.")
             }
         } catch {
             return .failure(.malformed(error))
         }
+        // CoinDesk documented `index=[USD/CNY]`: the index names the currency when `currency` does not.
+        let currency = currency ?? index
         let label = currency.flatMap { CurrencyCode.normalize($0) } ?? (currency == nil ? "USD" : "")
         guard !label.isEmpty, let code = try? HistoryInput.historyCode(label) else { return .failure(.refused(.currency)) }
         if forValue != nil {

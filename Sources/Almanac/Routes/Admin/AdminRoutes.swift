@@ -8,7 +8,7 @@ import Upstream
 /// and a scanner learns nothing.
 enum AdminRoutes {
     /// Namespaces an operator may purge one by one (docs/operations.md "Admin API").
-    static let namespaces = ["rates", "history", "books", "covers"]
+    static let namespaces = ["rates", "history", "books", "covers", "book-search", "volumes"]
 
     static func register(on router: inout Router, token: String, cache: any CacheAdministration, logger: Logger?,
                          upstreams: @escaping @Sendable () -> [ProviderStatus] = { [] }) {

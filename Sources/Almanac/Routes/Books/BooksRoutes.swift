@@ -6,8 +6,10 @@ import HTTPServer
 /// fresh path, from bytes rendered when the answer was stored; misses and stale answers go
 /// `.pending` to `BooksService`.
 public enum BooksRoutes {
-    /// Registers `GET /v1/books/{isbn}`, `/v1/books/{isbn}/cover`, `/v1/books?isbn=…` and the
-    /// Google-compatible `/books/v1/volumes?q=isbn:…`.
+    /// Registers `GET /v1/books/{isbn}`, `/v1/books/{isbn}/cover`, `/v1/books?isbn=…`,
+    /// `/v1/books/search` and the Google-compatible `/books/v1/volumes?q=…` and
+    /// `/books/v1/volumes/{id}`, whose errors (unknown routes under `/books/v1/` too) are
+    /// written in Google's envelope.
     ///
     /// - Parameters:
     ///   - logger: receives a warn line per upstream failure a client is told about.
@@ -21,7 +23,12 @@ public enum BooksRoutes {
         router.get("/v1/books/{isbn}/cover", public: true) { request, parameters in
             cover(request, isbnText: parameters["isbn"] ?? "", service: service, logger: logger)
         }
+        router.get("/v1/books/search", public: true) { request, _ in search(request, service: service, logger: logger) }
         router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service, links: links, logger: logger) }
+        router.get("/books/v1/volumes/{id}", public: true) { request, parameters in
+            volume(request, id: parameters["id"] ?? "", service: service, links: links, logger: logger)
+        }
+        router.writeProblems(under: "/books/v1/", with: GoogleErrorEnvelope.response)
     }
 
     static let jsonType = "application/json; charset=utf-8"

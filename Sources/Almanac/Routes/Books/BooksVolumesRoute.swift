@@ -3,65 +3,101 @@ import Cache
 import HTTPServer
 
 extension BooksRoutes {
-    /// Google-Books-compatible `GET /books/v1/volumes?q=isbn:X` (or a bare ISBN, as the seed app
-    /// sent barcodes): clients written for Google change only their base URL. Not found is 200
-    /// with `totalItems: 0`, as Google answers; any other query is a 400 problem.
+    /// Google-Books-compatible `GET /books/v1/volumes?q=…`: clients written for Google change
+    /// only their base URL. A `q` that is only `isbn:X` or a bare ISBN is today's lookup (not
+    /// found is 200 with `totalItems: 0`, as Google answers); any other query is a search
+    /// (`BooksService.search`). Errors are in Google's envelope (`GoogleErrorEnvelope`).
     static func volumes(_ request: HTTPRequest, service: BooksService, links: PublicLinks, logger: Logger?) -> HTTPResponseFuture {
-        let isbn: ISBN
-        switch volumesQuery(request.query("q")) {
-        case let .success(parsed): isbn = parsed
-        case let .failure(problem): return .ready(problem.response)
+        if let isbnQuery = volumesISBNQuery(request.query("q")) {
+            let isbn: ISBN
+            switch isbnQuery {
+            case let .success(parsed): isbn = parsed
+            case let .failure(problem): return .ready(GoogleErrorEnvelope.response(problem))
+            }
+            return cachedOrLoaded(service.cachedBook(isbn), request: request, logger: logger,
+                                  load: { try await service.book(isbn) }) { volumesResponse($0, request: request, links: links) }
         }
-        if let hit = service.cachedBook(isbn) { return .ready(volumesResponse(hit, request: request, links: links)) }
+        let query: VolumeSearchQuery
+        do {
+            query = try VolumeSearchQuery(parameter: request.query)
+        } catch {
+            return .ready(GoogleErrorEnvelope.response(BooksProblems.badRequest(error.message)))
+        }
+        return cachedOrLoaded(service.cachedSearch(query), request: request, logger: logger,
+                              load: { try await service.search(query) }) { searchResponse($0, request: request, links: links) }
+    }
+
+    /// A fresh cached answer at once (no task hop), else `load` as a task; a failure is the
+    /// upstream problem in Google's envelope.
+    static func cachedOrLoaded<Value>(_ hit: CacheLookup<Value>?, request: HTTPRequest, logger: Logger?,
+                                      load: @escaping @Sendable () async throws -> CacheLookup<Value>,
+                                      respond: @escaping @Sendable (CacheLookup<Value>) -> HTTPResponse) -> HTTPResponseFuture {
+        if let hit { return .ready(respond(hit)) }
         return .pending {
             do {
-                return volumesResponse(try await service.book(isbn), request: request, links: links)
+                return respond(try await load())
             } catch {
-                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
+                return GoogleErrorEnvelope.response(BooksProblems.problem(for: error, requestID: request.requestID, logger: logger))
             }
         }
     }
 
-    /// `isbn:<ISBN>` (prefix in any case), or text that can only be meant as an ISBN (digits,
-    /// `X`, hyphens, spaces). Anything else (`intitle:`, free text) is not served here.
-    static func volumesQuery(_ q: String?) -> Result<ISBN, Problem> {
-        guard let q, !q.trimmingASCIIWhitespace().isEmpty else {
-            return .failure(BooksProblems.badRequest(
-                "Query parameter q is required: almanac answers q=isbn:<ISBN> or a bare ISBN."))
-        }
+    /// nil when `q` is a search; else the ISBN it asks for, or why it is not a valid one. An
+    /// ISBN query is `isbn:<ISBN>` alone (prefix in any case), or text that can only be meant
+    /// as an ISBN (10 or 13 digits or `X`, with any hyphens and spaces), as the seed app sent
+    /// barcodes.
+    static func volumesISBNQuery(_ q: String?) -> Result<ISBN, Problem>? {
+        guard let q, !q.trimmingASCIIWhitespace().isEmpty else { return nil }
         let text = String(q.trimmingASCIIWhitespace())
+        let isbnLike: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x20 || $0 == 0x58 || $0 == 0x78 }
         // Compared as bytes: `lowercased()` and `dropFirst` work on grapheme clusters, which a
         // combining mark after the colon would merge with it.
         if text.hasASCIIPrefixIgnoringCase("isbn:") {
-            return BooksProblems.parse(String(decoding: text.utf8.dropFirst(5), as: UTF8.self))
+            let rest = text.utf8.dropFirst(5)
+            // `isbn:X intitle:Y` is a search; `isbn:X` alone is a lookup, even a malformed one.
+            guard rest.allSatisfy(isbnLike) || !rest.contains(0x20) else { return nil }
+            return BooksProblems.parse(String(decoding: rest, as: UTF8.self))
         }
-        if text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x20 || $0 == 0x58 || $0 == 0x78 }) {
+        // A bare barcode has the 10 or 13 characters of an ISBN; other numbers (`1984`) are words to search.
+        let significant = text.utf8.filter { $0 != 0x2D && $0 != 0x20 }.count
+        if text.utf8.allSatisfy(isbnLike), significant == 10 || significant == 13 {
             return BooksProblems.parse(text)
         }
-        return .failure(BooksProblems.badRequest(
-            "Only ISBN queries are supported: q=isbn:<ISBN> or a bare ISBN, got \(BooksProblem.quoted(text))."))
+        return nil
     }
 
     /// Always 200 (`totalItems: 0` when not found), with the cache headers; the ETag differs
     /// from `/v1/books`' because the bytes do, and per link base for the same reason.
-    /// A book with a cover needs a base for its `imageLinks` (`PublicLinks`): a request whose
-    /// `Host` is not a valid host (and no `server.publicBaseUrl`) gets a 400.
     static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest, links: PublicLinks) -> HTTPResponse {
-        let template = lookup.value.volumesBody
+        linked(lookup.value.volumesBody, lookup: lookup, variant: "books#volumes", request: request, links: links)
+    }
+
+    /// A search page in Google's `books#volumes` shape.
+    static func searchResponse(_ lookup: CacheLookup<VolumeSearchResult>, request: HTTPRequest, links: PublicLinks) -> HTTPResponse {
+        let result = lookup.value
+        let template = Array(VolumeRenderer.volumesJSON(totalItems: result.totalItems, items: result.items).utf8)
+        return linked(template, lookup: lookup, variant: "books#volumes search", request: request, links: links)
+    }
+
+    /// `template` with its absolute links filled in, as a cacheable 200. Links need a base
+    /// (`PublicLinks`): a request whose `Host` is not a valid host (and no
+    /// `server.publicBaseUrl`) gets a 400.
+    static func linked<Value>(_ template: [UInt8], lookup: CacheLookup<Value>, variant: String, request: HTTPRequest,
+                              links: PublicLinks) -> HTTPResponse {
         guard VolumesLinks.hasLinks(template) else {
             return HTTPCaching.response(
                 for: request, body: template, contentType: jsonType,
-                etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes"),
+                etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant),
                 freshness: CacheFreshness(lookup))
         }
         guard let base = links.base(for: request) else {
-            return BooksProblems.badRequest(
-                "The Host header is not a valid host, so no absolute cover link can be written; send a valid Host "
-                    + "or set server.publicBaseUrl.").response
+            return GoogleErrorEnvelope.response(BooksProblems.badRequest(
+                "The Host header is not a valid host, so no absolute link can be written; send a valid Host "
+                    + "or set server.publicBaseUrl."))
         }
         var response = HTTPCaching.response(
             for: request, body: VolumesLinks.fill(template, base: base), contentType: jsonType,
-            etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "books#volumes " + base),
+            etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant + " " + base),
             freshness: CacheFreshness(lookup))
         if let vary = links.varyingHeaders { response.headers.set("Vary", vary) }
         return response
