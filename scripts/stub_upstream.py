@@ -127,7 +127,7 @@ def fmt_dec(x):
 # The index's exchanges: cents apart around coinbase's price (gemini < coinbase-exchange <
 # bitfinex < kraken < bitstamp); bitfinex quotes coinbase's own price, the median while all five
 # agree, so the index equals the chain's numbers (the README tour's outputs).
-INDEX_OFFSETS = {"coinbase-exchange": 0.12, "bitstamp": 1.0, "kraken": 0.9, "gemini": -0.5, "bitfinex": 0.0}
+INDEX_OFFSETS = {"coinbase-exchange": -0.12, "bitstamp": 1.0, "kraken": 0.9, "gemini": -0.5, "bitfinex": 0.0}
 
 
 def index_price(provider, cur):
