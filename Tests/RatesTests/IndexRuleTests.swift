@@ -115,36 +115,4 @@ import Testing
         let off = IndexedRates.compose(chain: chain, index: nil)
         #expect(off.table == chain && off.cacheValidator == chain.cacheValidator)
     }
-
-    @Test func sharedCacheRecordRoundTripsAndRefusesDamage() throws {
-        let chain = RateTable(rates: ["USD": 40000, "EUR": 36000], updated: 10, source: "coinbase")
-        let report = IndexReport(updated: 20, quorum: 3, maxDeviationPercent: d("2.5"), currencies: [
-            CurrencyIndex(currency: "USD", value: d("43250.4"), median: d("43250.4"), sources: [
-                IndexSource(provider: "kraken", price: d("43250.9"), time: nil, status: .used),
-                IndexSource(provider: "gemini", price: d("432495"), time: 19, status: .deviates, detail: "900.0% from the median"),
-                IndexSource(provider: "bitfinex", status: .failed, detail: "bitfinex: HTTP 503"),
-            ]),
-            CurrencyIndex(currency: "EUR", value: nil, median: nil, sources: [], fallback: "coinbase"),
-        ], crosses: "coinbase")
-        let value = IndexedRates.compose(chain: chain, index: report)
-        let bytes = value.sharedCacheBytes
-        let back = try #require(IndexedRates(sharedCacheBytes: bytes))
-        #expect(back == value)
-        #expect(back.cacheValidator == value.cacheValidator && back.cacheCost == value.cacheCost)
-        #expect(IndexedRates(sharedCacheBytes: IndexedRates.compose(chain: chain, index: nil).sharedCacheBytes)?.index == nil)
-        // Every truncation, and a trailing byte, is refused.
-        for cut in 0..<bytes.count { #expect(IndexedRates(sharedCacheBytes: Array(bytes[..<cut])) == nil) }
-        #expect(IndexedRates(sharedCacheBytes: bytes + [0]) == nil)
-        // A status or currency almanac never writes is refused.
-        func replacing(_ a: String, _ b: String) -> [UInt8] {
-            let text = Array(a.utf8), with = Array(b.utf8)
-            var out = bytes
-            if let at = (0...(out.count - text.count)).first(where: { Array(out[$0..<($0 + text.count)]) == text }) {
-                out.replaceSubrange(at..<(at + text.count), with: with)
-            }
-            return out
-        }
-        #expect(IndexedRates(sharedCacheBytes: replacing("deviates", "deviated")) == nil)
-        #expect(IndexedRates(sharedCacheBytes: replacing("43250.4", "43250.X")) == nil)
-    }
 }
