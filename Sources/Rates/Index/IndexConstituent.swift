@@ -38,15 +38,20 @@ extension ProviderKind where Provider == any IndexConstituent, Context == Void {
 /// Decoding helpers shared by the tickers: a price given as a decimal string or a JSON number,
 /// parsed strictly (`DecimalText.parse`: `"1e3"` yes, `"1,000"` or `" 1"` no).
 extension UpstreamDecoding {
-    func price(_ value: JSONValue?, _ path: String) throws(UpstreamError) -> Decimal {
+    /// The literal text of a JSON number or string at `path` (exchanges send both).
+    func scalarText(_ value: JSONValue?, _ path: String, expected: String) throws(UpstreamError) -> String {
         guard let value else { throw missing(path) }
         switch value {
-        case let .string(text), let .number(text):
-            guard let price = DecimalText.parse(text) else { throw invalid(path, "is not a decimal number") }
-            return price
-        default:
-            throw wrongType(path, expected: "a decimal number", got: value)
+        case let .string(text), let .number(text): return text
+        default: throw wrongType(path, expected: expected, got: value)
         }
+    }
+
+    func price(_ value: JSONValue?, _ path: String) throws(UpstreamError) -> Decimal {
+        guard let price = DecimalText.parse(try scalarText(value, path, expected: "a decimal number")) else {
+            throw invalid(path, "is not a decimal number")
+        }
+        return price
     }
 
     func string(_ value: JSONValue?, _ path: String) throws(UpstreamError) -> String {
@@ -58,12 +63,7 @@ extension UpstreamDecoding {
     /// A Unix time given as digits (a string or a JSON integer), in seconds or, with
     /// `divisor` 1000, milliseconds; refused outside the years 0000–9999.
     func unixTime(_ value: JSONValue?, _ path: String, divisor: Int64 = 1) throws(UpstreamError) -> Int64 {
-        guard let value else { throw missing(path) }
-        let text: String
-        switch value {
-        case let .string(t), let .number(t): text = t
-        default: throw wrongType(path, expected: "a Unix time", got: value)
-        }
+        let text = try scalarText(value, path, expected: "a Unix time")
         guard text.utf8.count <= 19, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               let raw = Int64(text), TimestampText.writableRange.contains(raw / divisor) else {
             throw invalid(path, "is not a Unix time")
