@@ -57,3 +57,12 @@ import TestSupport
         #expect(IndexedRates(sharedCacheBytes: replacing("deviates", "deviates")) == Self.value)
     }
 }
+
+/// The `shared-values` fuzz target's seed of the rates value with an index report is this
+/// value's record as the code writes it now.
+@Suite struct IndexedRatesSharedValueSeedTests {
+    @Test func seedIsCurrent() {
+        let seeds: [(name: String, bytes: [UInt8])] = [("indexed-rates", IndexedRatesSharedCacheTests.value.sharedCacheBytes)]
+        #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
+    }
+}
