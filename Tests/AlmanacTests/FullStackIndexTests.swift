@@ -169,6 +169,22 @@ extension FullStackTests {
             }
         }
 
+        /// The coindeskr R package's reading (by position) gets the index, and the USD index
+        /// crossed for JPY.
+        @Test func coindeskrReadsTheIndexByPosition() async throws {
+            let exchanges = IndexStub()
+            try await FullStack.run(configure: Self.withIndex, script: Self.script(exchanges)) { s in
+                let usd = IndexStub.trueIndex("USD")
+                let jpy = DecimalText.rounded(usd * 13_700_000 / (DecimalText.parse("91234.56") ?? 1), significantDigits: 15)
+                let expected: [(String, Decimal)] = [("USD", usd), ("EUR", IndexStub.trueIndex("EUR")), ("JPY", jpy)]
+                for (currency, rate) in expected {
+                    let read = try await FullStackTests.CoinDeskPositionalClients.coindeskrCurrentPrice(s, currency: currency)
+                    let shown = Double(DecimalText.rounded(rate, scale: 4).description)
+                    #expect(read == shown, "\(currency)")
+                }
+            }
+        }
+
         @Test func indexOffAnswers404AndTheChainServes() async throws {
             try await FullStack.run { s in
                 let index = try await s.get("/v1/index")
