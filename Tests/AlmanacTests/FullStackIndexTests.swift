@@ -149,23 +149,7 @@ extension FullStackTests {
         @Test func forexPythonBtcConverterReadsTheIndex() async throws {
             let exchanges = IndexStub()
             try await FullStack.run(configure: Self.withIndex, script: Self.script(exchanges)) { s in
-                typealias H = FullStackTests.HistoryAPI
-                let day = H.yesterday - 10
-                let listStart = day - 6
-                var list: [String] = []
-                for d in listStart...day { list.append("\"\(HistoryDay.text(d))\":\(H.closeJSON(d))") }
-                let expected = """
-                {"latest_usd":\(IndexStub.trueIndex("USD")),"day":"\(HistoryDay.text(day))","close_usd":\(H.closeJSON(day)),
-                 "close_eur":\(H.closeJSON("bitstamp", "EUR", day)),"list_start":"\(HistoryDay.text(listStart))",
-                 "list_end":"\(HistoryDay.text(day))","list_usd":{\(list.joined(separator: ","))}}
-                """
-                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("forex/btc_converter_e2e.py")
-                let result = try await PythonScript.run(script, environment: [
-                    "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
-                ], timeout: 90)
-                #expect(result.status == 0, "forex-python (pip install forex-python; make test installs it):\n\(result.output)")
-                #expect(result.output.contains("8 calls answered by almanac"), "\(result.output)")
+                try await FullStackTests.HistoryAPI.runBtcConverter(s, latestUSD: IndexStub.trueIndex("USD").description)
             }
         }
 
