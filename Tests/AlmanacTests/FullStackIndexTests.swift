@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTPClientTestSupport
 import Rates
