@@ -133,6 +133,25 @@ extension FullStackTests {
             }
         }
 
+        /// An exchange that accepts the request and never answers costs the refresh at most
+        /// `upstream.timeoutMs`; the other four make the index.
+        @Test func aStalledExchangeTimesOutAndTheRestServe() async throws {
+            let exchanges = IndexStub()
+            try await FullStack.run(configure: { c in
+                Self.withIndex(&c)
+                c.upstream.client.timeoutMs = 1000
+            }, script: Self.script(exchanges)) { s in
+                for path in IndexStub.paths("gemini") { s.stub.setFault(.hang, for: path) }
+                let index = try await s.get("/v1/index")
+                #expect(index.status == 200)
+                let gemini = Self.line(index.json, "GBP", "gemini")
+                #expect(gemini?["status"] == .string("failed"))
+                guard case let .string(detail)? = gemini?["detail"] else { Issue.record("no detail: \(index.text)"); return }
+                #expect(detail.hasPrefix("gemini: "), "\(detail)")
+                #expect(Self.decimal(index.json?["currencies"]?["GBP"]?["value"]) == IndexStub.trueIndex("GBP", without: ["gemini"]))
+            }
+        }
+
         @Test func aTickerTenMinutesOldIsStale() async throws {
             let exchanges = IndexStub()
             exchanges.stale("bitstamp", seconds: 600)
