@@ -140,6 +140,11 @@ almanac_env() {
   export ALMANAC_RATES_BITSTAMP_BASE_URL="$STUB"
   export ALMANAC_RATES_COINBASE_EXCHANGE_BASE_URL="$STUB"
   export ALMANAC_RATES_FRANKFURTER_BASE_URL="$STUB"
+  # The price index's exchanges (coinbase-exchange and bitstamp above): at the stub, whose
+  # tickers quote coinbase's table, so the index is on in every run as in production.
+  export ALMANAC_RATES_KRAKEN_BASE_URL="$STUB"
+  export ALMANAC_RATES_GEMINI_BASE_URL="$STUB"
+  export ALMANAC_RATES_BITFINEX_BASE_URL="$STUB"
   export ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL="$STUB"
   export ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL="$STUB"
   export ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL="$STUB/covers"

@@ -14,6 +14,13 @@ Speaks the real upstream formats (docs/rates.md, docs/books.md) on 127.0.0.1:
   GET /api/v2/ohlc/btc{usd,eur,gbp}/?step=86400&limit=N&start=UNIX&end=UNIX   bitstamp (daily candles)
   GET /products/BTC-{USD,EUR,GBP}/candles?granularity=86400&start=ISO&end=ISO coinbase-exchange (≤ 300)
   GET /v1/{start}..{end}?base=USD&symbols=JPY,...             frankfurter (ECB, business days)
+  GET /products/BTC-{USD,EUR,GBP}/ticker                      coinbase-exchange ticker (index)
+  GET /api/v2/ticker/btc{usd,eur,gbp}/                        bitstamp ticker (index)
+  GET /0/public/Ticker?pair=XBT{USD,EUR,GBP}                  kraken ticker (index)
+  GET /v1/pubticker/btc{usd,eur,gbp}                          gemini ticker (index)
+  GET /v2/ticker/tBTC{USD,EUR,GBP}                            bitfinex ticker (index)
+  The five tickers quote coinbase's table price plus a few cents per exchange, so the index
+  agrees with the chain unless an exchange is told to misbehave.
 
 Which books exist (deterministic, so runs are reproducible):
   * ISBN-13 whose digits 4..6 are "999" (e.g. 9789990000005): unknown everywhere
@@ -41,6 +48,11 @@ Control (never counted, never faulted, never delayed):
        as Google Books answers when its quota is spent.
        path=PREFIX limits the fault to request paths starting with PREFIX.
        delay_ms=N (also --delay-ms) delays every answer by N ms (default 0).
+       One exchange of the index fails, stalls or answers 429 with path=its ticker prefix
+       (e.g. mode=error503&path=/0/public/Ticker for kraken, mode=hang&path=/v1/pubticker/).
+  POST /__index?provider=NAME&factor=F   that exchange's ticker answers its price × F (a misprint)
+  POST /__index?provider=NAME&age=S      that exchange's ticker time is S seconds old (a frozen feed)
+  POST /__index?reset=1                  every exchange honest and current again
 
 Usage: stub_upstream.py --port 0 [--host 127.0.0.1] [--delay-ms 300] [--port-file F] [--fixed-rates]
 """
@@ -116,6 +128,56 @@ def rates_table():
 def fmt_dec(x):
     s = ("%.10f" % x).rstrip("0").rstrip(".")
     return s if s else "0"
+
+
+# The index's exchanges: cents apart around coinbase's price (gemini < coinbase-exchange <
+# bitfinex < kraken < bitstamp); bitfinex quotes coinbase's own price, the median while all five
+# agree, so the index equals the chain's numbers (the README tour's outputs).
+INDEX_OFFSETS = {"coinbase-exchange": -0.12, "bitstamp": 1.0, "kraken": 0.9, "gemini": -0.5, "bitfinex": 0.0}
+
+
+def index_price(provider, cur):
+    return round((rates_table()[cur] + INDEX_OFFSETS[provider]) * STATE.index_factor.get(provider, 1.0), 2)
+
+
+def index_ticker(path, q):
+    """The ticker answer for an index exchange's path, in its exact shape; None otherwise."""
+    def when(provider):
+        return int(time.time()) - STATE.index_age.get(provider, 0)
+    cur = None
+    if path.startswith("/products/BTC-") and path.endswith("/ticker"):
+        cur, provider = path[len("/products/BTC-"):-len("/ticker")], "coinbase-exchange"
+    elif path.startswith("/api/v2/ticker/btc"):
+        cur, provider = path[len("/api/v2/ticker/btc"):].strip("/").upper(), "bitstamp"
+    elif path == "/0/public/Ticker":
+        cur, provider = (q.get("pair") or [""])[0][len("XBT"):], "kraken"
+    elif path.startswith("/v1/pubticker/btc"):
+        cur, provider = path[len("/v1/pubticker/btc"):].upper(), "gemini"
+    elif path.startswith("/v2/ticker/tBTC"):
+        cur, provider = path[len("/v2/ticker/tBTC"):], "bitfinex"
+    if cur is None:
+        return None
+    if cur not in ("USD", "EUR", "GBP"):
+        return {"error": ["EQuery:Unknown asset pair"]} if provider == "kraken" else {"error": "unknown pair"}
+    p = index_price(provider, cur)
+    t = when(provider)
+    if provider == "coinbase-exchange":
+        iso = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".123456Z"
+        return {"ask": fmt_dec(p + 0.01), "bid": fmt_dec(p - 0.01), "volume": "1234.5", "trade_id": 86326522,
+                "price": fmt_dec(p), "size": "0.0015", "time": iso}
+    if provider == "bitstamp":
+        return {"timestamp": str(t), "open": fmt_dec(p), "high": fmt_dec(p + 100), "low": fmt_dec(p - 100),
+                "last": fmt_dec(p), "volume": "1500.1", "vwap": fmt_dec(p), "bid": fmt_dec(p - 1), "ask": fmt_dec(p + 1)}
+    if provider == "kraken":
+        return {"error": [], "result": {"XXBTZ" + cur: {"a": [fmt_dec(p + 1), "1", "1.000"], "b": [fmt_dec(p - 1), "2", "2.000"],
+                                                        "c": [fmt_dec(p), "0.00100000"], "v": ["100.1", "2000.2"],
+                                                        "p": [fmt_dec(p), fmt_dec(p)], "t": [1000, 20000],
+                                                        "l": [fmt_dec(p - 100), fmt_dec(p - 200)],
+                                                        "h": [fmt_dec(p + 100), fmt_dec(p + 200)], "o": fmt_dec(p)}}}
+    if provider == "gemini":
+        return {"bid": fmt_dec(p - 1), "ask": fmt_dec(p + 1), "volume": {"BTC": "1000.5", cur: "43250000.5", "timestamp": t * 1000},
+                "last": fmt_dec(p)}
+    return [round(p - 1, 2), 12.5, round(p + 1, 2), 10.1, 120, 0.0028, p, 5000.7, round(p + 200, 2), round(p - 200, 2)]
 
 
 def isbn13_to_10(isbn13):
@@ -211,6 +273,8 @@ class State:
         self.fault_path = ""
         self.retry_after = 1
         self.fault_changed = threading.Event()
+        self.index_factor = {}
+        self.index_age = {}
         self.started = time.time()
         self.reset()
 
@@ -456,6 +520,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_json(500, {"error": "unknown fault " + fault})
 
     def control(self, path, q):
+        if path == "/__index" and self.command == "POST":
+            if "reset" in q:
+                STATE.index_factor.clear()
+                STATE.index_age.clear()
+            provider = (q.get("provider") or [""])[0]
+            if provider and provider not in INDEX_OFFSETS:
+                return self.send_json(400, {"error": "provider must be one of " + ", ".join(INDEX_OFFSETS)})
+            try:
+                if provider and "factor" in q:
+                    STATE.index_factor[provider] = float(q["factor"][0])
+                if provider and "age" in q:
+                    STATE.index_age[provider] = int(q["age"][0])
+            except ValueError:
+                return self.send_json(400, {"error": "factor must be a number, age whole seconds"})
+            return self.send_json(200, {"factor": STATE.index_factor, "age": STATE.index_age})
         if path == "/__stats":
             return self.send_json(200, STATE.snapshot(), extra={"Cache-Control": "no-store"})
         if path == "/__reset" and self.command == "POST":
@@ -476,6 +555,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     # -- upstream emulation
     def route(self, path, q):
         j = lambda obj: (200, json.dumps(obj, ensure_ascii=False).encode("utf-8"), "application/json; charset=utf-8")
+        ticker = index_ticker(path, q)
+        if ticker is not None:
+            return j(ticker)
         if path == "/v2/exchange-rates":
             cur = (q.get("currency") or ["USD"])[0].upper()
             table = rates_table()

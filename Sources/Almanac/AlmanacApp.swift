@@ -78,7 +78,7 @@ public final class AlmanacApp: Sendable {
             steward: steward,
             sharedCache: sharedStats))
         let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient,
-                                     steward: steward)
+                                     steward: steward, metrics: metrics)
         self.router = AlmanacApp.makeRouter(
             operations: .init(isDraining: { lifecycle.isDraining }, metrics: metrics,
                               adminToken: configuration.server.adminToken, cache: cache, logger: logger,

@@ -14,6 +14,8 @@ public struct AlmanacContext: Sendable {
     public let httpClient: any HTTPClient
     /// Every provider chain asks through it: budgets, cooldowns, breakers, deadlines.
     public let steward: Steward
+    /// `/metrics`: a feature registers its own families here.
+    public let metrics: MetricsRegistry
 }
 
 /// The extension points where features plug into the app: their routes and the upstream
@@ -45,9 +47,11 @@ public struct AlmanacPlugins: Sendable {
                     let history = HistoryService(
                         configuration: ctx.configuration.history, client: ctx.httpClient, cache: ctx.cache,
                         steward: ctx.steward)
-                    RatesRoutes.register(on: &router, service: RatesService(
-                        configuration: ctx.configuration.rates, client: ctx.httpClient, cache: ctx.cache,
-                        steward: ctx.steward), history: history, logger: ctx.logger)
+                    let rates = RatesService(
+                        configuration: ctx.configuration.rates, sharedEndpoints: ctx.configuration.history.endpoints,
+                        client: ctx.httpClient, cache: ctx.cache, steward: ctx.steward)
+                    ctx.metrics.register { IndexMetrics.families(rates.lastIndexReport) }
+                    RatesRoutes.register(on: &router, service: rates, history: history, logger: ctx.logger)
                     HistoryRoutes.register(on: &router, history: history)
                 },
                 { router, ctx in

@@ -21,18 +21,23 @@ public enum CoinDeskBPIRenderer {
     /// Decimals of `rate` and `rate_float`.
     public static let decimals = 4
 
-    public static func disclaimer(source: String) -> String {
-        "This data was produced by almanac from \(source) exchange rates; it is not the CoinDesk Bitcoin Price Index, which was retired in 2025."
+    /// Names where the numbers came from: the exchanges whose prices made the index (when
+    /// `constituents` is not empty), else the chain provider's exchange rates.
+    public static func disclaimer(source: String, constituents: [String] = []) -> String {
+        let origin = constituents.isEmpty ? "\(source) exchange rates"
+            : "an index of \(constituents.joined(separator: ", ")) exchange prices (the median after dropping outliers)"
+        return "This data was produced by almanac from \(origin); it is not the CoinDesk Bitcoin Price Index, which was retired in 2025."
     }
 
-    public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {
+    /// - Parameter constituents: the index's constituents used, named by the disclaimer.
+    public static func render(_ query: RatesQuery, table: RateTable, constituents: [String] = []) throws(RatesInputError) -> [UInt8] {
         switch query {
         case .bpiCurrentPrice:
-            return document(table, codes: headlineCodes.filter { table.rate($0) != nil }, shape: .headline)
+            return document(table, codes: headlineCodes.filter { table.rate($0) != nil }, shape: .headline, constituents: constituents)
         case let .bpiCurrentPriceIn(code):
             try RatesRenderer.requireKnown([CoinDeskCodes.rateCode(code)], in: table)
             let codes = (table.rate("USD") != nil ? ["USD"] : []) + (code == "USD" ? [] : [code])
-            return document(table, codes: codes, shape: .perCurrency)
+            return document(table, codes: codes, shape: .perCurrency, constituents: constituents)
         case .bpiSupportedCurrencies:
             return supportedCurrencies(table)
         default:
@@ -48,7 +53,7 @@ public enum CoinDeskBPIRenderer {
         case perCurrency
     }
 
-    static func document(_ table: RateTable, codes: [String], shape: Shape) -> [UInt8] {
+    static func document(_ table: RateTable, codes: [String], shape: Shape, constituents: [String] = []) -> [UInt8] {
         var w = JSONWriter(capacity: 700)
         w.raw("{")
         w.key("time", first: true)
@@ -57,7 +62,7 @@ public enum CoinDeskBPIRenderer {
         w.key("updatedISO"); w.string(TimestampText.coinDeskISO(table.updated))
         w.key("updateduk"); w.string(TimestampText.coinDeskUpdatedUK(table.updated))
         w.raw("}")
-        w.key("disclaimer"); w.string(disclaimer(source: table.source))
+        w.key("disclaimer"); w.string(disclaimer(source: table.source, constituents: constituents))
         if shape == .headline { w.key("chartName"); w.string("Bitcoin") }
         w.key("bpi"); w.raw("{")
         // Codes the table does not quote are skipped (callers already checked; never a trap).

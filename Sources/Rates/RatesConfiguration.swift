@@ -14,10 +14,13 @@ public struct RatesConfiguration: Sendable, Equatable {
     public var staleSeconds: Double = 600
     /// Each provider's base URL and budget (`rates.<provider>.baseUrl`, …), by id.
     public var endpoints: ProviderEndpoints
+    /// `rates.index.*`: the Bitcoin Price Index anchoring USD, EUR and GBP.
+    public var index: IndexConfiguration
 
-    public init(kinds: [RatesProviderKind] = RatesProviderKind.all) {
+    public init(kinds: [RatesProviderKind] = RatesProviderKind.all, index: IndexConfiguration = IndexConfiguration()) {
         self.kinds = kinds
         self.endpoints = ProviderEndpoints(kinds.map(\.descriptor))
+        self.index = index
     }
 
     /// The configured providers, in order. Unknown names are skipped (the loader rejects them).

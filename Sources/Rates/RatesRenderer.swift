@@ -16,14 +16,15 @@ import HTTPClient
 /// 404s, `BooksProblem.Encoder`).
 public enum RatesRenderer {
     /// The body for `query`, or the 404 naming the codes `table` does not quote.
-    public static func render(_ query: RatesQuery, table: RateTable) throws(RatesInputError) -> [UInt8] {
+    /// - Parameter constituents: the index's constituents used (the CoinDesk disclaimer names them).
+    public static func render(_ query: RatesQuery, table: RateTable, constituents: [String] = []) throws(RatesInputError) -> [UInt8] {
         switch query {
         case let .rates(base, symbols): return try rates(table, base: base, symbols: symbols)
         case let .rate(code, base): return try rate(table, code: code, base: base)
         case let .convert(from, to, amount): return try convert(table, from: from, to: to, amount: amount)
         case .currencies: return currencies(table)
         case .bpiCurrentPrice, .bpiCurrentPriceIn, .bpiSupportedCurrencies:
-            return try CoinDeskBPIRenderer.render(query, table: table)
+            return try CoinDeskBPIRenderer.render(query, table: table, constituents: constituents)
         }
     }
 

@@ -43,10 +43,12 @@ public final class RenderMemo: Sendable {
     }
 
     /// The memoized body for `query` against `table` (whose cache validator is `validator`),
-    /// rendering it on first use. Errors (unknown codes) are not memoized.
-    public func rendered(_ query: RatesQuery, table: RateTable, validator: String) throws(RatesInputError) -> Rendered {
+    /// rendering it on first use. Errors (unknown codes) are not memoized. `constituents` (the
+    /// index's, named by the CoinDesk disclaimer) belong to the value `validator` digests.
+    public func rendered(_ query: RatesQuery, table: RateTable, validator: String,
+                         constituents: [String] = []) throws(RatesInputError) -> Rendered {
         if let hit = state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
-        let body = try RatesRenderer.render(query, table: table)
+        let body = try RatesRenderer.render(query, table: table, constituents: constituents)
         let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
         state.withLock { s in
             s.renders += 1

@@ -82,8 +82,11 @@ final class Cluster: Sendable {
             "ALMANAC_UPSTREAM_REQUEST_DEADLINE_MS": "30000",
             "ALMANAC_UPSTREAM_BREAKER_FAILURES": "1000",
         ]
+        // The index off unless a test's environment turns it on: these tests count the chain's requests.
+        env["ALMANAC_RATES_INDEX_PROVIDERS"] = ""
         for provider in ["RATES_COINBASE", "RATES_COINGECKO", "RATES_COINDESK", "RATES_BITSTAMP",
-                         "RATES_COINBASE_EXCHANGE", "RATES_FRANKFURTER", "BOOKS_GOOGLE_BOOKS", "BOOKS_OPEN_LIBRARY"] {
+                         "RATES_COINBASE_EXCHANGE", "RATES_FRANKFURTER", "RATES_KRAKEN", "RATES_GEMINI", "RATES_BITFINEX",
+                         "BOOKS_GOOGLE_BOOKS", "BOOKS_OPEN_LIBRARY"] {
             env["ALMANAC_\(provider)_BASE_URL"] = stub.baseURL
             env["ALMANAC_\(provider)_MAX_REQUESTS_PER_SECOND"] = "0"
         }

@@ -99,7 +99,7 @@ extension FullStackTests {
     /// (`as.numeric(gsub(',', '', …))`). With a `symbol` as second field it would read `&yen;`
     /// and return NA.
     @Suite struct CoinDeskPositionalClients {
-        private func coindeskrCurrentPrice(_ s: FullStack, currency: String) async throws -> Double? {
+        static func coindeskrCurrentPrice(_ s: FullStack, currency: String) async throws -> Double? {
             let list = try OrderedJSON(try await s.get("/v1/bpi/supported-currencies.json").body)
             guard case let .array(entries) = list, entries.contains(where: { $0["currency"]?.text == currency }) else {
                 Issue.record("\(currency) is not in supported-currencies.json")
@@ -117,7 +117,7 @@ extension FullStackTests {
             try await FullStack.run { s in
                 let expected: [(String, Double)] = [("USD", 91234.56), ("JPY", 13_700_000), ("EUR", 84000.12), ("XBT", 1), ("BTC", 1)]
                 for (currency, rate) in expected {
-                    let read = try await coindeskrCurrentPrice(s, currency: currency)
+                    let read = try await Self.coindeskrCurrentPrice(s, currency: currency)
                     #expect(read == rate, "\(currency)")
                 }
             }

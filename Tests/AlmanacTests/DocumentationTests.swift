@@ -23,7 +23,8 @@ import Testing
     @Test func providerRowsShowEachRegisteredProvidersDefaults() throws {
         let operations = try read("docs/operations.md"), upstream = try read("docs/upstream.md")
         let defaults = AlmanacConfiguration()
-        let areas = [("rates", defaults.rates.endpoints), ("rates", defaults.history.endpoints), ("books", defaults.books.endpoints)]
+        let areas = [("rates", defaults.rates.endpoints), ("rates", defaults.history.endpoints),
+                     ("rates", defaults.rates.index.endpoints), ("books", defaults.books.endpoints)]
         for (area, endpoints) in areas {
             for descriptor in endpoints.descriptors {
                 let prefix = "\(area).\(descriptor.configName)"

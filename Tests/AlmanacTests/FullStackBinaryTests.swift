@@ -67,6 +67,8 @@ enum AlmanacBinary {
             "ALMANAC_UPSTREAM_RETRIES": "0",
             "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
             "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
+            // No index unless asked for: its exchanges are not at the stub here.
+            "ALMANAC_RATES_INDEX_PROVIDERS": "",
         ].merging(extra) { _, new in new })
     }
 
@@ -88,7 +90,8 @@ enum AlmanacBinary {
     /// The caller kills and cleans up the returned process.
     static func serving(_ environment: [String: String], port: Int? = nil) async throws -> (spawned: Spawned, port: Int) {
         let port = try port ?? freeLoopbackPort()
-        let spawned = try Spawned(["serve"], environment: environment.merging([
+        // No index unless the environment asks for one (its exchanges would be called at their real URLs).
+        let spawned = try Spawned(["serve"], environment: ["ALMANAC_RATES_INDEX_PROVIDERS": ""].merging(environment) { _, given in given }.merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
         ]) { _, fixed in fixed })
         var up = false

@@ -183,24 +183,28 @@ extension FullStackTests {
         }
 
         @Test func forexPythonBtcConverterMakesAllEightCalls() async throws {
-            try await FullStack.run { s in
-                let day = Self.yesterday - 10
-                let listStart = day - 6
-                var list: [String] = []
-                for d in listStart...day { list.append("\"\(HistoryDay.text(d))\":\(Self.closeJSON(d))") }
-                let expected = """
-                {"latest_usd":91234.56,"day":"\(HistoryDay.text(day))","close_usd":\(Self.closeJSON(day)),
-                 "close_eur":\(Self.closeJSON("bitstamp", "EUR", day)),"list_start":"\(HistoryDay.text(listStart))",
-                 "list_end":"\(HistoryDay.text(day))","list_usd":{\(list.joined(separator: ","))}}
-                """
-                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("forex/btc_converter_e2e.py")
-                let result = try await PythonScript.run(script, environment: [
-                    "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
-                ], timeout: 90)
-                #expect(result.status == 0, "forex-python (pip install forex-python; make test installs it):\n\(result.output)")
-                #expect(result.output.contains("8 calls answered by almanac"), "\(result.output)")
-            }
+            try await FullStack.run { s in try await Self.runBtcConverter(s, latestUSD: "91234.56") }
+        }
+
+        /// Runs forex-python's `BtcConverter` (Tests/forex/btc_converter_e2e.py) against `s`:
+        /// its latest USD price must be `latestUSD`, its history the stub's closes.
+        static func runBtcConverter(_ s: FullStack, latestUSD: String) async throws {
+            let day = Self.yesterday - 10
+            let listStart = day - 6
+            var list: [String] = []
+            for d in listStart...day { list.append("\"\(HistoryDay.text(d))\":\(Self.closeJSON(d))") }
+            let expected = """
+            {"latest_usd":\(latestUSD),"day":"\(HistoryDay.text(day))","close_usd":\(Self.closeJSON(day)),
+             "close_eur":\(Self.closeJSON("bitstamp", "EUR", day)),"list_start":"\(HistoryDay.text(listStart))",
+             "list_end":"\(HistoryDay.text(day))","list_usd":{\(list.joined(separator: ","))}}
+            """
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("forex/btc_converter_e2e.py")
+            let result = try await PythonScript.run(script, environment: [
+                "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
+            ], timeout: 90)
+            #expect(result.status == 0, "forex-python (pip install forex-python; make test installs it):\n\(result.output)")
+            #expect(result.output.contains("8 calls answered by almanac"), "\(result.output)")
         }
     }
 }

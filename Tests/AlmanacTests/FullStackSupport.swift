@@ -107,6 +107,10 @@ final class FullStack: Sendable {
         // Every registered provider at the stub.
         for id in config.rates.endpoints.descriptors.map(\.id) { config.rates.endpoints[id].baseURL = stub.baseURL }
         for id in config.history.endpoints.descriptors.map(\.id) { config.history.endpoints[id].baseURL = stub.baseURL }
+        for id in config.rates.index.endpoints.descriptors.map(\.id) { config.rates.index.endpoints[id].baseURL = stub.baseURL }
+        // The index off unless a test turns it on (`withIndex`): these tests pin the chain's
+        // own numbers and upstream request counts; the index has its own (`FullStackIndexTests`).
+        config.rates.index.providers = []
         for id in config.books.endpoints.descriptors.map(\.id) { config.books.endpoints[id].baseURL = stub.baseURL }
         config.books.openLibrary.coversBaseURL = stub.baseURL
         configure(&config)
@@ -255,6 +259,7 @@ extension FullStack {
     static func unthrottled(_ c: inout AlmanacConfiguration) {
         for id in c.rates.endpoints.descriptors.map(\.id) { c.rates.endpoints[id].budget = .unlimited }
         for id in c.history.endpoints.descriptors.map(\.id) { c.history.endpoints[id].budget = .unlimited }
+        for id in c.rates.index.endpoints.descriptors.map(\.id) { c.rates.index.endpoints[id].budget = .unlimited }
         for id in c.books.endpoints.descriptors.map(\.id) { c.books.endpoints[id].budget = .unlimited }
         c.upstream.steward.limits.breakerFailures = 1000
     }

@@ -56,6 +56,8 @@ final class RatesHarness: Sendable {
         configuration.providers = providers
         configuration.ttlSeconds = ttl
         configuration.staleSeconds = stale
+        // The chain alone: these tests count its requests (the index has FullStackIndexTests).
+        configuration.index.providers = []
         for id in ["coinbase", "coingecko", "coindesk"] { configuration.endpoints[id].baseURL = "http://\(id).test" }
         service = RatesService(configuration: configuration, client: client, cache: store, now: { RatesHarness.fetchTime })
         var router = Router()

@@ -14,6 +14,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = inputBytes(data, size)
     let findings = [
         SharedCacheValueProbe.selfConsistencyFinding(RateTable.self, bytes),
+        SharedCacheValueProbe.selfConsistencyFinding(IndexedRates.self, bytes),
         SharedCacheValueProbe.selfConsistencyFinding(HistoryBlock.self, bytes),
         SharedCacheValueProbe.selfConsistencyFinding(BookAnswer.self, bytes),
         SharedCacheValueProbe.selfConsistencyFinding(CoverAnswer.self, bytes),

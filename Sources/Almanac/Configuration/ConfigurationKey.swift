@@ -65,6 +65,19 @@ struct ConfigurationKey {
             render: { $0[keyPath: kp] })
     }
 
+    /// A number within `range`; fractions allowed (a percentage).
+    static func number(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Double>,
+                       _ range: ClosedRange<Double>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "a number from \(range.lowerBound) to \(range.upperBound)", isSecret: false,
+            apply: { config, input in
+                guard let v = input.double, range.contains(v) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
+    }
+
     /// A non-negative number (a rate); fractions allowed (0.2 = 12 a minute).
     static func rate(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Double>,
                      max: Double = 1_000_000) -> ConfigurationKey {
@@ -141,14 +154,16 @@ struct ConfigurationKey {
     }
 
     /// A non-empty list of distinct names from `allowed`, in the order they are tried.
+    /// A list of distinct provider ids from `allowed`; empty only with `allowEmpty` (a feature
+    /// that an empty list turns off, such as the price index).
     static func providers(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, [String]>,
-                          allowed: [String]) -> ConfigurationKey {
+                          allowed: [String], allowEmpty: Bool = false) -> ConfigurationKey {
         ConfigurationKey(
             path: path,
-            expected: "a non-empty list of distinct providers from \(allowed.joined(separator: ", "))",
+            expected: "a \(allowEmpty ? "possibly empty" : "non-empty") list of distinct providers from \(allowed.joined(separator: ", "))",
             isSecret: false,
             apply: { config, input in
-                guard let v = input.stringList, !v.isEmpty, Set(v).count == v.count,
+                guard let v = input.stringList, allowEmpty || !v.isEmpty, Set(v).count == v.count,
                       v.allSatisfy(allowed.contains) else { return false }
                 config[keyPath: kp] = v
                 return true

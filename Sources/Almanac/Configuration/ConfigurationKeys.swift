@@ -55,6 +55,14 @@ extension ConfigurationKey {
         ]
         keys += endpoints("rates", \.rates.endpoints, defaults.rates.endpoints.descriptors)
         keys += [
+            providers("rates.index.providers", \.rates.index.providers,
+                      allowed: defaults.rates.index.kinds.map(\.descriptor.id), allowEmpty: true),
+            integer("rates.index.minSources", \.rates.index.minSources, 1...100),
+            number("rates.index.maxDeviationPercent", \.rates.index.maxDeviationPercent, 0.01...100),
+            seconds("rates.index.maxAgeSeconds", \.rates.index.maxAgeSeconds, max: 86400),
+        ]
+        keys += endpoints("rates", \.rates.index.endpoints, defaults.rates.index.endpoints.descriptors)
+        keys += [
             providers("rates.history.providers", \.history.providers, allowed: defaults.history.kinds.map(\.descriptor.id)),
             seconds("rates.history.ttlSeconds", \.history.ttlSeconds),
         ]

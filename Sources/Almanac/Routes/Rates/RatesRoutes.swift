@@ -19,6 +19,7 @@ public enum RatesRoutes {
     public static let patterns = [
         "/v1/rates", "/v1/rates/{code}", "/v1/convert", "/v1/currencies",
         "/v1/bpi/currentprice.json", "/v1/bpi/currentprice/{code}.json", "/v1/bpi/supported-currencies.json",
+        "/v1/index",
     ]
 
     /// A memo whose ETags are spelled by the shared `HTTPCaching.strongETag`.
@@ -67,6 +68,7 @@ public enum RatesRoutes {
         router.get("/v1/bpi/supported-currencies.json", public: true) { request, _ in
             endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiSupportedCurrencies }
         }
+        router.get("/v1/index", public: true) { request, _ in endpoint.index(request) }
     }
 
     /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
@@ -119,21 +121,45 @@ private struct Endpoint: Sendable {
             default: break
             }
         }
-        if let lookup = service.freshTable() {
-            return .ready(respond(request, query, lookup))
+        return lookup(request) { lookup in respond(request, query, lookup) }
+    }
+
+    /// `GET /v1/index`: the report the served table was built from; 404 when the index is off.
+    func index(_ request: HTTPRequest) -> HTTPResponseFuture {
+        guard service.index != nil else {
+            return .ready(Problem(status: .notFound, slug: "index-off",
+                                  detail: "The price index is off (rates.index.providers is empty); rates come from the provider chain alone.").response)
+        }
+        return lookup(request) { lookup in
+            guard let report = lookup.value.index else {
+                return Problem(status: .notFound, slug: "index-off", detail: "The price index is off.").response
+            }
+            return HTTPCaching.response(for: request, body: IndexRenderer.render(report), contentType: "application/json; charset=utf-8",
+                                        etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "index"),
+                                        freshness: CacheFreshness(lookup))
+        }
+    }
+
+    /// Answers from the cached value: at once when it is fresh, else after the cache's load.
+    private func lookup(_ request: HTTPRequest,
+                        _ respond: @escaping @Sendable (CacheLookup<IndexedRates>) -> HTTPResponse) -> HTTPResponseFuture {
+        if let lookup = service.freshIndexed() {
+            return .ready(respond(lookup))
         }
         return .pending { [self] in
             do {
-                return respond(request, query, try await service.table())
+                return respond(try await service.indexed())
             } catch {
                 return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
             }
         }
     }
 
-    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<RateTable>) -> HTTPResponse {
+    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<IndexedRates>) -> HTTPResponse {
         do {
-            let rendered = try memo.rendered(query, table: lookup.value, validator: lookup.validator)
+            let table = lookup.value.table
+            let constituents = table.source == IndexedRates.indexSource ? lookup.value.index?.usedProviders ?? [] : []
+            let rendered = try memo.rendered(query, table: table, validator: lookup.validator, constituents: constituents)
             return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
                                         etag: rendered.etag, freshness: CacheFreshness(lookup))
         } catch {

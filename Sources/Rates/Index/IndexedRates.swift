@@ -1,0 +1,58 @@
+import Base
+import Cache
+import Foundation
+
+/// The rates namespace's one cached value: the table every rates endpoint serves, and the
+/// index report it was built from (nil when the index is off). One entry, one refresh: the
+/// chain's table and every constituent's tickers are fetched together under one single flight,
+/// so a cached hit costs nothing the index did not already pay at refresh time.
+public struct IndexedRates: CacheValue, Equatable {
+    /// The served table: the chain's, with USD/EUR/GBP replaced by their index and every other
+    /// currency crossed from the USD index, `source` `index` when the USD index served.
+    public let table: RateTable
+    public let index: IndexReport?
+    public let cacheValidator: String
+    public let cacheCost: Int
+
+    public init(table: RateTable, index: IndexReport?) {
+        self.table = table
+        self.index = index
+        var digest = ContentDigest()
+        digest.combine(table.cacheValidator)
+        index?.combine(into: &digest)
+        self.cacheValidator = index == nil ? table.cacheValidator : digest.hex
+        self.cacheCost = table.cacheCost + (index?.cost ?? 0)
+    }
+
+    /// The served source name when the index anchored the table.
+    public static let indexSource = "index"
+
+    /// The value served from the chain's table and the index (see `IndexedRates` and
+    /// docs/rates.md "The index"): a currency whose index reached its quorum takes it; any
+    /// other currency X becomes USD index × (chain X / chain USD), rounded to
+    /// `DecimalText.derivedSignificantDigits`; a currency whose index did not reach its quorum
+    /// keeps the chain's rate and the report names the chain provider as its `fallback`.
+    public static func compose(chain: RateTable, index: IndexReport?) -> IndexedRates {
+        guard var report = index else { return IndexedRates(table: chain, index: nil) }
+        report.crosses = chain.source
+        for n in report.currencies.indices where report.currencies[n].value == nil {
+            report.currencies[n].fallback = chain.source
+        }
+        var rates = chain.rates
+        for currency in report.currencies {
+            if let value = currency.value { rates[currency.currency] = value }
+        }
+        let usdIndex = report.value("USD")
+        if let usdIndex, let chainUSD = chain.rate("USD") {
+            for (code, rate) in chain.rates where code != "BTC" && !IndexReport.currencies.contains(code) {
+                let crossed = DecimalText.rounded(usdIndex * rate / chainUSD, significantDigits: DecimalText.derivedSignificantDigits)
+                if RateTableBuilder.usableRates.contains(crossed) { rates[code] = crossed }
+            }
+        }
+        let served = usdIndex != nil || report.currencies.contains { $0.value != nil }
+        let table = RateTable(rates: rates, updated: served ? report.updated : chain.updated,
+                              source: usdIndex != nil ? indexSource : chain.source,
+                              upstreamCurrencies: chain.upstreamCurrencies, unavailable: chain.unavailable)
+        return IndexedRates(table: table, index: report)
+    }
+}
