@@ -48,7 +48,7 @@ public struct AlmanacPlugins: Sendable {
                     RatesRoutes.register(on: &router, service: RatesService(
                         configuration: ctx.configuration.rates, client: ctx.httpClient, cache: ctx.cache,
                         steward: ctx.steward), history: history, logger: ctx.logger)
-                    HistoryRoutes.register(on: &router, history: history)
+                    HistoryRoutes.register(on: &router, history: history, logger: ctx.logger)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(

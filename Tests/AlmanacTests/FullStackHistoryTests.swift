@@ -96,6 +96,9 @@ extension FullStackTests {
                     #expect(r.header("Cache-Control") == "no-store")
                 }
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01").expectProblem(400).contains("end"))
+                // Codes are ASCII: `uſd` (U+017F) upper-cases to USD in Unicode, but is no index.
+                #expect(try await s.get("/v1/bpi/historical/close.json?index=u%C5%BFd").expectProblem(400).contains("index"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?for=yesterday&index=usd").status == 200)
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-13-01").expectProblem(400).contains("end"))
                 // Odd bytes in any parameter: an answer, never a crash.
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=%FF%FE&end=2024-01-01").expectProblem(400).contains("start"))
@@ -156,6 +159,7 @@ extension FullStackTests {
                 let detail = r.expectProblem(502)
                 #expect(detail.contains("bitstamp") && detail.contains("HTTP 503"), "\(detail)")
                 #expect(detail.contains("coinbase-exchange") && detail.contains("not a JSON array"), "\(detail)")
+                #expect(detail.contains("(request id \(r.header("X-Request-ID") ?? "?"))"), "\(detail)")
                 #expect(r.header("Cache-Control") == "no-store")
                 #expect(!detail.contains("127.0.0.1"))
                 // Errors are not cached: once bitstamp answers, so does almanac.

@@ -155,6 +155,8 @@ import Testing
             if case .failure(.malformed(let e)) = r { return e.detail }
             return nil
         }
+        #expect(malformed(parse(index: "u\u{17F}d"))?.contains("index") == true)
+        #expect(malformed(parse(for: "yesterday\u{301}"))?.contains("for") == true)
         #expect(refusal(parse(currency: "ARS")) == "Sorry, that currency was not found")
         #expect(refusal(parse(currency: "dollars")) == "Sorry, that currency was not found")
         #expect(refusal(parse(start: "2010-07-16", end: "2011-01-01")) == "Sorry, the CoinDesk BPI only covers data from 2010-07-17 onwards.")
