@@ -26,6 +26,22 @@ extension FullStackTests {
             }
         }
 
+        /// `upstream.retries` 2 and one 502 after another: a lone request makes all 3 attempts
+        /// (fewer than 3 retries in flight, so the retry budget's share does not apply).
+        @Test func aLoneRequestGetsEveryConfiguredRetry() async throws {
+            try await FullStack.run(configure: { c in
+                c.upstream.client.retries = 2
+                c.upstream.client.retryBaseDelayMs = 1
+            }) { s in
+                s.stub.setFault(.status(502), for: F.coinbasePath)
+                s.stub.setFault(.status(502), for: F.coingeckoPath)
+                let r = try await s.get("/v1/rates/USD")
+                r.expectProblem(502)
+                #expect(s.count(F.coinbasePath) == 3)
+                #expect(s.count(F.coingeckoPath) == 3)
+            }
+        }
+
         @Test func booksUpstreamFailureIsA502AndNotCached() async throws {
             try await FullStack.run { s in
                 s.stub.setFault(.status(503), for: F.googlePath)
