@@ -54,7 +54,7 @@ public enum HistoryStub {
     }
 
     /// `GET /products/BTC-USD/candles?granularity=86400&start=ISO&end=ISO`
-    static func coinbaseExchange(_ request: StubRequest, closedThrough: Int64) -> StubResponse {
+    public static func coinbaseExchange(_ request: StubRequest, closedThrough: Int64 = .max) -> StubResponse {
         let p = parameters(request)
         let parts = request.path.split(separator: "/")
         guard parts.count == 3, parts[2] == "candles", parts[1].hasPrefix("BTC-"),

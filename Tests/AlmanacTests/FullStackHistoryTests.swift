@@ -199,6 +199,41 @@ extension FullStackTests {
             }
         }
 
+        /// A day neither exchange has (2024-01-03 here): bitstamp's answer lacks it, so
+        /// coinbase-exchange is asked; it lacks it too and is the last, so the block is stored
+        /// with that day absent and the other days are served.
+        @Test func aDayNoExchangeHasIsStoredAbsent() async throws {
+            try await FullStack.run { s in
+                let jan3 = HistoryDay.parse("2024-01-03")!
+                let seconds = String(jan3 * 86_400)
+                s.stub.route("/api/v2/ohlc/btcusd/", handler: { request in
+                    var answer = HistoryStub.bitstamp(request)
+                    let text = String(decoding: answer.body, as: UTF8.self)
+                    let candles = text.components(separatedBy: "},{").filter { !$0.contains(#""timestamp":"\#(seconds)""#) }
+                    answer.body = Array(candles.joined(separator: "},{").utf8)
+                    return answer
+                })
+                s.stub.route("/products/BTC-USD/candles", handler: { request in
+                    var answer = HistoryStub.coinbaseExchange(request)
+                    let text = String(decoding: answer.body, as: UTF8.self)
+                    let candles = text.components(separatedBy: "],[").filter { !$0.contains(seconds + ",") }
+                    answer.body = Array(candles.joined(separator: "],[").utf8)
+                    return answer
+                })
+                let target = "/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05"
+                let r = try await s.get(target)
+                #expect(r.status == 200)
+                #expect(FullStack.keys(r.json?["bpi"]) == ["2024-01-01", "2024-01-02", "2024-01-04", "2024-01-05"])
+                #expect(r.json?["bpi"]?["2024-01-02"] == .number(Self.closeJSON("coinbase-exchange", "USD", jan3 - 1)))
+                // coinbase-exchange's block is stored; bitstamp's answer with a gap never is, so
+                // bitstamp is asked again (its failure is not cached, like any provider's).
+                let again = try await s.get(target)
+                #expect(again.json?["bpi"] == r.json?["bpi"])
+                #expect(s.count("/api/v2/ohlc/btcusd/") == 2)
+                #expect(s.count("/products/BTC-USD/candles") == 1)
+            }
+        }
+
         @Test func upstreamFailuresAreProblemsNamingEveryProvider() async throws {
             try await FullStack.run { s in
                 s.stub.setFault(.status(503), for: "/api/v2/ohlc/btcusd/")
