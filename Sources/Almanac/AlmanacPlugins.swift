@@ -52,7 +52,7 @@ public struct AlmanacPlugins: Sendable {
                         client: ctx.httpClient, cache: ctx.cache, steward: ctx.steward)
                     ctx.metrics.register { IndexMetrics.families(rates.lastIndexReport) }
                     RatesRoutes.register(on: &router, service: rates, history: history, logger: ctx.logger)
-                    HistoryRoutes.register(on: &router, history: history)
+                    HistoryRoutes.register(on: &router, history: history, logger: ctx.logger)
                 },
                 { router, ctx in
                     BooksRoutes.register(on: &router, service: BooksService(

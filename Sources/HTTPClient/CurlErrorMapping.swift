@@ -5,6 +5,8 @@ import CCurl
 enum TransferAbort: Sendable, Equatable {
     case tooLarge(String)
     case malformed(String)
+    /// The answer started, then trickled below the stall guard's rate (`StallGuard`).
+    case stalled(String)
 }
 
 /// Maps libcurl's result codes (as returned by 7.88) onto `UpstreamError.Kind`.
@@ -13,6 +15,7 @@ enum CurlErrorMapping {
         switch abort {
         case .tooLarge?: return .tooLarge
         case .malformed?: return .malformed
+        case .stalled?: return .timeout
         case nil: break
         }
         switch code {
@@ -56,13 +59,15 @@ enum CurlErrorMapping {
     /// The cause of a transfer failure as a client may read it: a class, never libcurl's own
     /// message (which names hosts, addresses and ports: "Failed to connect to 10.0.0.7 port
     /// 8080"); that message goes to the log line as the error's diagnostic.
-    static func publicCause(of kind: UpstreamError.Kind, timeoutMs: Int, maxResponseBytes: Int) -> String {
+    /// `waitedMs`: how long the call had waited when it timed out (never the configured limit
+    /// alone: a stalled answer is cut long before it).
+    static func publicCause(of kind: UpstreamError.Kind, waitedMs: Int, maxResponseBytes: Int) -> String {
         switch kind {
         case .dns: return "host name lookup failed"
         case .connectionRefused: return "connection refused"
         case .connectionReset: return "connection closed before a complete answer"
         case .tls: return "TLS handshake or certificate check failed"
-        case .timeout: return "timed out after \(timeoutMs) ms"
+        case .timeout: return "timed out after \(waitedMs) ms"
         case .tooLarge: return "answer larger than \(maxResponseBytes) bytes"
         case .malformed: return "malformed answer (not valid HTTP/1.1)"
         case .truncated: return "answer cut short"

@@ -31,12 +31,13 @@ public final class CurlHTTPClient: HTTPClient {
     /// The same within `deadline`, each attempt admitted by `gate` (see `RetryLoop`).
     public func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
         let clock = ContinuousClock()
+        let callStarted = clock.now
         return try await RetryLoop.run(request, retries: configuration.retries, deadline: deadline,
                                        configuration: configuration, gate: gate) { deadline in
             let started = clock.now
             let result: Result<UpstreamResponse, UpstreamError>
             do {
-                result = .success(try await followingRedirects(request, deadline: deadline, clock: clock))
+                result = .success(try await followingRedirects(request, deadline: deadline, clock: clock, callStarted: callStarted))
             } catch let error as UpstreamError {
                 result = .failure(error)
             } catch {
@@ -52,13 +53,20 @@ public final class CurlHTTPClient: HTTPClient {
     /// `.never` a 3xx fails as `.redirected`; with `.within(policy)` up to `maxRedirects` hops
     /// are followed, each checked (scheme, host, port) before any connection is made to it.
     /// libcurl never follows a redirect itself (`CURLOPT_FOLLOWLOCATION` is off).
+    /// `callStarted`: when the whole `get` began, so a timeout says how long was waited.
     private func followingRedirects(_ request: UpstreamRequest, deadline: ContinuousClock.Instant,
-                                    clock: ContinuousClock) async throws -> UpstreamResponse {
+                                    clock: ContinuousClock, callStarted: ContinuousClock.Instant) async throws -> UpstreamResponse {
         let redactor = request.redactor
         let requested = redactor.redact(request.url)
         var url = request.url
         var headers = TracePropagation.headers(request.headers)
         var hops = 0
+        /// Milliseconds since the call began; a call that ran to its deadline says the limit it
+        /// ran to, not the few ms of scheduling after it.
+        func waitedMs() -> Int {
+            let waited = Int(((clock.now - callStarted).inSeconds * 1000).rounded(.down))
+            return min(max(0, waited), configuration.timeoutMs)
+        }
         func failure(_ kind: UpstreamError.Kind, _ detail: String, _ diagnostic: String) -> UpstreamError {
             let scrubbed = Redactor.scrub(diagnostic, url: url, parameters: request.secretQueryParameters)
             return UpstreamError(kind, provider: request.provider, detail: detail, diagnostic: scrubbed, url: requested)
@@ -72,7 +80,7 @@ public final class CurlHTTPClient: HTTPClient {
             }
             let remaining = deadline - clock.now
             guard remaining > .zero else {
-                throw failure(.timeout, "timed out after \(configuration.timeoutMs) ms", "deadline reached before GET \(shown)")
+                throw failure(.timeout, "timed out after \(waitedMs()) ms", "deadline reached before GET \(shown)")
             }
             let spec = TransferSpec(
                 url: url, headers: headers, client: configuration,
@@ -80,7 +88,7 @@ public final class CurlHTTPClient: HTTPClient {
                 maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes)
             switch await engine.perform(spec) {
             case .failure(let kind, let detail):
-                throw failure(kind, CurlErrorMapping.publicCause(of: kind, timeoutMs: configuration.timeoutMs,
+                throw failure(kind, CurlErrorMapping.publicCause(of: kind, waitedMs: waitedMs(),
                                                                  maxResponseBytes: spec.maxResponseBytes),
                               "\(detail) (GET \(shown))")
             case .response(let response, let redirectURL):

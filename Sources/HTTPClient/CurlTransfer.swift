@@ -16,9 +16,11 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerParser = ResponseHeaderParser()
     private var body: [UInt8] = []
     private var abort: TransferAbort?
+    private var stall: StallGuard
 
     init(spec: TransferSpec) {
         self.spec = spec
+        stall = StallGuard(minBytesPerSecond: spec.client.stallBytesPerSecond, seconds: Double(spec.client.stallSeconds))
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -59,7 +61,7 @@ final class CurlTransfer: @unchecked Sendable {
             let kind = CurlErrorMapping.kind(for: code, abort: abort)
             let detail: String
             switch abort {
-            case .tooLarge(let why)?, .malformed(let why)?: detail = why
+            case .tooLarge(let why)?, .malformed(let why)?, .stalled(let why)?: detail = why
             case nil:
                 let buffered = String(cString: errorBuffer)
                 detail = buffered.isEmpty ? CurlErrorMapping.message(for: code) : buffered
@@ -90,7 +92,20 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: callbacks (engine queue, inside curl_multi_socket_action)
 
+    /// When this transfer was made: the stall guard's clock counts seconds from it.
+    private let created = ContinuousClock.now
+    private func now() -> Double { (ContinuousClock.now - created).inSeconds }
+
+    /// libcurl's progress tick (at least once a second while the transfer runs): false aborts
+    /// the transfer because the answer stalled.
+    fileprivate func progress() -> Bool {
+        guard stall.hasStalled(now: now()) else { return true }
+        abort = .stalled("stalled: under \(stall.minBytesPerSecond) bytes a second for \(spec.client.stallSeconds) s after the first byte")
+        return false
+    }
+
     fileprivate func receiveHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        stall.received(bytes.count, now: now())
         if let problem = headerParser.consume(ArraySlice(bytes), maxResponseBytes: spec.maxResponseBytes) {
             abort = problem
             return false
@@ -99,6 +114,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        stall.received(bytes.count, now: now())
         guard body.count + bytes.count <= spec.maxResponseBytes else {
             abort = .tooLarge("response body exceeds the limit of \(spec.maxResponseBytes) bytes")
             return false
@@ -131,9 +147,19 @@ final class CurlTransfer: @unchecked Sendable {
         check("HTTP_VERSION", ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1))
         check("CONNECTTIMEOUT_MS", ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, min(spec.client.connectTimeoutMs, spec.timeoutMs))))
         check("TIMEOUT_MS", ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, spec.timeoutMs)))
-        if spec.client.lowSpeedLimitBytesPerSecond > 0, spec.client.lowSpeedTimeSeconds > 0 {
-            check("LOW_SPEED_LIMIT", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, spec.client.lowSpeedLimitBytesPerSecond))
-            check("LOW_SPEED_TIME", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, spec.client.lowSpeedTimeSeconds))
+        if stall.isEnabled {
+            // The stall guard is ours (`StallGuard`: it starts at the first byte; libcurl's
+            // low-speed check starts at the request). libcurl's check is set only so that it
+            // wakes the transfer once a second to call the progress callback, even while no
+            // byte arrives; its time is past the deadline, so it never fires itself.
+            check("LOW_SPEED_LIMIT", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
+            check("LOW_SPEED_TIME", ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, spec.timeoutMs / 1000 + 2))
+            check("NOPROGRESS", ccurl_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0))
+            check("XFERINFODATA", ccurl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me))
+            check("XFERINFOFUNCTION", ccurl_easy_setopt_xferinfo_function(easy) { clientp, _, _, _, _ in
+                guard let clientp else { return 0 }
+                return Unmanaged<CurlTransfer>.fromOpaque(clientp).takeUnretainedValue().progress() ? 0 : 1
+            })
         }
         check("ACCEPT_ENCODING", ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, spec.client.acceptEncoding))
         check("MAXFILESIZE_LARGE", ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(spec.maxResponseBytes)))

@@ -10,13 +10,15 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
     public var userAgent: String = "almanac"
     public var maxConnectionsPerHost: Int = 8
     public var maxConnectionsTotal: Int = 64
-    /// Drip-feed guard: an attempt whose transfer rate stays below this many bytes per second
-    /// for `lowSpeedTimeSeconds` is aborted as a timeout. 0 disables it.
+    /// Drip-feed guard (`StallGuard`): once the first byte of an answer has arrived, an attempt
+    /// whose rate stays below this many bytes per second for `stallSeconds` is aborted as a
+    /// timeout. 0 disables it. Before the first byte only `timeoutMs` limits the wait.
     /// Default 100 B/s over 3 s: any real answer (even a 5 KB JSON over a poor link) is far above
     /// it, while a server sending a byte now and then is cut long before `timeoutMs` when that
     /// is configured generously.
-    public var lowSpeedLimitBytesPerSecond: Int = 100
-    public var lowSpeedTimeSeconds: Int = 3
+    public var stallBytesPerSecond: Int = 100
+    /// `upstream.stallSeconds`; 0 disables the guard.
+    public var stallSeconds: Int = 3
     /// At most this many redirects are followed (each target checked before connecting).
     public var maxRedirects: Int = 3
     /// Base of the exponential backoff with full jitter: attempt n waits random(0, base·2ⁿ⁻¹).

@@ -33,7 +33,7 @@ public enum HistoryStub {
     static func problem(_ message: String) -> StubResponse { .json(#"{"message":"\#(message)"}"#, status: 400) }
 
     /// `GET /api/v2/ohlc/btcusd/?step=86400&limit=N&start=UNIX&end=UNIX`
-    static func bitstamp(_ request: StubRequest, closedThrough: Int64) -> StubResponse {
+    public static func bitstamp(_ request: StubRequest, closedThrough: Int64 = .max) -> StubResponse {
         let p = parameters(request)
         let pair = request.path.dropFirst(bitstampPrefix.count).replacingOccurrences(of: "/", with: "")
         guard pair.hasPrefix("btc"), pair.count == 6, let currency = CurrencyCode.normalize(pair.dropFirst(3)) else {
@@ -54,7 +54,7 @@ public enum HistoryStub {
     }
 
     /// `GET /products/BTC-USD/candles?granularity=86400&start=ISO&end=ISO`
-    static func coinbaseExchange(_ request: StubRequest, closedThrough: Int64) -> StubResponse {
+    public static func coinbaseExchange(_ request: StubRequest, closedThrough: Int64 = .max) -> StubResponse {
         let p = parameters(request)
         let parts = request.path.split(separator: "/")
         guard parts.count == 3, parts[2] == "candles", parts[1].hasPrefix("BTC-"),

@@ -83,7 +83,7 @@ public struct CORSPolicy: Sendable, Equatable {
             headers.add("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders)
         case let .only(list):
             headers.add("Vary", "Origin")
-            if let origin = admitted(requestHeaders["Origin"], list) {
+            if let origin = admitted(CORSPolicy.soleOrigin(requestHeaders), list) {
                 headers.add("Access-Control-Allow-Origin", origin)
                 headers.add("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders)
             }
@@ -100,7 +100,7 @@ public struct CORSPolicy: Sendable, Equatable {
             return HTTPResponse(status: .noContent, headers: headers)
         }
         headers.add("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
-        switch preflight(origin: request.headers["Origin"], method: method,
+        switch preflight(origin: CORSPolicy.soleOrigin(request.headers), method: method,
                          requestedHeaders: request.headers.values(for: "Access-Control-Request-Headers")) {
         case let .refused(why):
             var response = Problem(status: .forbidden, slug: "cors-preflight-refused", title: "CORS preflight refused",
@@ -153,6 +153,14 @@ public struct CORSPolicy: Sendable, Equatable {
             }
         }
         return .granted(origin: allowOrigin, headers: names.joined(separator: ", "))
+    }
+
+    /// The request's `Origin`, or nil when it has none or more than one field line. A browser
+    /// sends exactly one (RFC 6454 §7); with two, which one a reader takes is a guess (the
+    /// first here, the last in a proxy), so neither is admitted.
+    static func soleOrigin(_ headers: HTTPHeaders) -> String? {
+        let values = headers.values(for: "Origin")
+        return values.count == 1 ? values[0] : nil
     }
 
     /// The request's `Origin` when it is in `list` (ASCII case-insensitively), as sent.

@@ -40,7 +40,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
 /// One line of the access log, handed to the logger after each response is written.
 public struct AccessLogEntry: Sendable {
     /// `-` for responses to requests that could not be parsed (400, 408, 413, …, 503 at the limit).
+    /// Clipped to `maxMethodScalars` (then `…`): a method is any token a client sends, and an
+    /// 8 KB one must not become an 8 KB log line.
     public var method: String
+    /// The longest method logged whole; the longest registered method is 7 bytes (`OPTIONS`).
+    public static let maxMethodScalars = 32
     /// The path only: the query string can carry secrets, so it never reaches the log.
     public var path: String
     public var status: Int
@@ -57,7 +61,7 @@ public struct AccessLogEntry: Sendable {
     public var trace: TraceContext
     public init(method: String, path: String, status: Int, bytes: Int, durationSeconds: Double, requestID: String, remoteAddress: String,
                 trace: TraceContext = .begin(from: nil)) {
-        self.method = method
+        self.method = EchoedText.clipped(method, limit: AccessLogEntry.maxMethodScalars)
         self.path = path
         self.status = status
         self.bytes = bytes

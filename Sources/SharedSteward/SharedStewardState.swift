@@ -93,9 +93,11 @@ public final class SharedStewardState: StewardState {
         return await shared(provider, .record(ticket, outcome), now: now, \.changes) ?? localChanges
     }
 
-    public func allowsRetry(_ provider: String, now: Double) async -> Bool {
-        if let allowed = await shared(provider, .allowsRetry, now: now, \.allowsRetry) { return allowed }
-        return await fallback.allowsRetry(provider, now: now)
+    public func allowsRetry(_ provider: String, now: Double, retriesInFlight: Int) async -> Bool {
+        if let allowed = await shared(provider, .allowsRetry(retriesInFlight: retriesInFlight), now: now, \.allowsRetry) {
+            return allowed
+        }
+        return await fallback.allowsRetry(provider, now: now, retriesInFlight: retriesInFlight)
     }
 
     public func statuses(now: Double) -> [ProviderStatus] {

@@ -79,9 +79,8 @@ enum StewardScript {
       for _, e in ipairs(win) do q = q + e[2]; r = r + e[3] end
       return q, r
     end
-    local function retryAllowed()
-      local last = win[#win]
-      if not (last and last[1] == second and last[3] > 0) then return true end
+    local function retryAllowed(inFlight, minInFlight)
+      if inFlight < minInFlight then return true end
       local q, r = counts()
       return (r + 1) <= q * percent / 100
     end
@@ -215,7 +214,7 @@ enum StewardScript {
       end
     else
       write = false
-      result = {(cs == 0 and retryAllowed()) and '1' or '0'}
+      result = {(cs == 0 and retryAllowed(tonumber(ARGV[13]) or 0, tonumber(ARGV[14]) or 3)) and '1' or '0'}
     end
 
     if write then

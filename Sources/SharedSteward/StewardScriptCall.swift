@@ -10,13 +10,15 @@ import Upstream
 /// the breaker's first and longest opening; 11 the retry window; 12 the key's TTL in ms; then
 /// by operation: admit 13 longest wait, 14 background (1/0), 15 retry (1/0); abandon 13 and
 /// 14 the ticket's cooldown and breaker probes (1/0); record 13, 14 the same, 15 the outcome
-/// (`stop`, `failure`, `answered`, `cancelled`), 16 `Retry-After` seconds (empty: none).
+/// (`stop`, `failure`, `answered`, `cancelled`), 16 `Retry-After` seconds (empty: none); retry
+/// 13 the caller's retries in flight, 14 the fewest in flight the percentage may refuse at.
 struct StewardScriptCall: Sendable, Equatable {
     enum Operation: Sendable, Equatable {
         case admit(AdmissionRequest)
         case abandon(AdmissionTicket)
         case record(AdmissionTicket, AttemptOutcome)
-        case allowsRetry
+        /// This process's retries of the provider in flight (`RetryBudget.minRetriesInFlight`).
+        case allowsRetry(retriesInFlight: Int)
     }
 
     var operation: Operation
@@ -48,8 +50,8 @@ struct StewardScriptCall: Sendable, Equatable {
             case .answered: out += ["answered", ""]
             case .cancelled: out += ["cancelled", ""]
             }
-        case .allowsRetry:
-            break
+        case .allowsRetry(let inFlight):
+            out += [String(max(0, inFlight)), String(StewardLimits.minRetriesInFlight)]
         }
         return out
     }

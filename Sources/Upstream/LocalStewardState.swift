@@ -39,8 +39,8 @@ public final class LocalStewardState: StewardState {
         withGuard(provider, now: now) { $0.record(outcome, ticket: ticket, now: now) }
     }
 
-    public func allowsRetry(_ provider: String, now: Double) async -> Bool {
-        withGuard(provider, now: now) { $0.allowsRetry(now: now) }
+    public func allowsRetry(_ provider: String, now: Double, retriesInFlight: Int) async -> Bool {
+        withGuard(provider, now: now) { $0.allowsRetry(now: now, retriesInFlight: retriesInFlight) }
     }
 
     /// The budget alone: takes a token for `request` (waiting as `admit` would) and counts the

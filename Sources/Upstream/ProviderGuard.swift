@@ -74,8 +74,8 @@ struct ProviderGuard: Sendable, Equatable {
         }
     }
 
-    func allowsRetry(now: Double) -> Bool {
-        !cooldown.isActive && retries.allowsRetry(now: now)
+    func allowsRetry(now: Double, retriesInFlight: Int) -> Bool {
+        !cooldown.isActive && retries.allowsRetry(now: now, retriesInFlight: retriesInFlight)
     }
 
     /// 0 closed, 1 open (skipped: breaker open or cooling down), 2 half-open (a probe decides).

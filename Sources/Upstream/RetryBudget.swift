@@ -2,11 +2,14 @@
 /// several requests for every one a client asked for. Pure and clock-driven.
 ///
 /// Requests (first attempts and retries) are counted in one-second buckets over the last
-/// `windowSeconds` (10). A retry is allowed while retries in the window stay below `percent`
-/// of the requests in it, and in any case once per second (so a quiet provider can still be
-/// retried), in the spirit of Envoy's and Finagle's retry budgets.
+/// `windowSeconds` (10). A retry is allowed while fewer than `minRetriesInFlight` retries of
+/// the provider are in flight (Envoy's `min_retry_concurrency`: a lone request, or a quiet
+/// provider, always gets its configured `upstream.retries`); above that, while retries in the
+/// window stay below `percent` of the requests in it (Envoy's and Finagle's retry budgets).
 struct RetryBudget: Sendable, Equatable {
     static let windowSeconds = 10
+    /// Retries in flight below which the percentage never refuses one.
+    static let minRetriesInFlight = 3
 
     let percent: Double
     /// (second, requests, retries), one entry per second that saw traffic, oldest first.
@@ -30,15 +33,12 @@ struct RetryBudget: Sendable, Equatable {
         }
     }
 
-    /// Whether one more retry fits at `now`.
-    func allowsRetry(now: Double) -> Bool {
-        let second = Self.second(now)
-        let live = buckets.filter { second - $0.second < Int64(Self.windowSeconds) }
-        let retriesThisSecond = live.last.map { $0.second == second ? $0.retries : 0 } ?? 0
-        if retriesThisSecond == 0 { return true }
-        let requests = live.reduce(0) { $0 + $1.requests }
-        let retries = live.reduce(0) { $0 + $1.retries }
-        return Double(retries + 1) <= Double(requests) * percent / 100
+    /// Whether one more retry fits at `now`, with `retriesInFlight` of this provider's retries
+    /// sent and not yet answered (counted by the process that sends them).
+    func allowsRetry(now: Double, retriesInFlight: Int) -> Bool {
+        if retriesInFlight < Self.minRetriesInFlight { return true }
+        let window = counts(now: now)
+        return Double(window.retries + 1) <= Double(window.requests) * percent / 100
     }
 
     /// (requests, retries) in the window ending at `now`.

@@ -15,6 +15,10 @@ public final class Steward: Sendable {
     private let onChange: @Sendable (_ provider: String, _ change: StewardChange) -> Void
     private let onFailure: @Sendable (UpstreamError) -> Void
     private let skips = Mutex<[String: [ProviderSkipped.Reason: UInt64]]>([:])
+    /// Retries sent by this process and not yet answered, by provider: the retry budget's floor
+    /// (`StewardLimits.minRetriesInFlight`) counts them. Per process, like Envoy's per-instance
+    /// count: an in-flight count kept in Redis would leak whenever a replica died mid-retry.
+    private let retriesInFlight = Mutex<[String: Int]>([:])
 
     /// - Parameters:
     ///   - state: where provider state lives; default `LocalStewardState`.
@@ -38,6 +42,19 @@ public final class Steward: Sendable {
     public static let monotonicSeconds: @Sendable () -> Double = { (ContinuousClock.now - MonotonicOrigin.instant).inSeconds }
 
     func now() -> Double { clock() }
+
+    /// A retry of `provider` was admitted (`started`) or has ended, answered or not.
+    func retryInFlight(_ provider: String, started: Bool) {
+        retriesInFlight.withLock { counts in
+            let next = max(0, (counts[provider] ?? 0) + (started ? 1 : -1))
+            counts[provider] = next == 0 ? nil : next
+        }
+    }
+
+    /// This process's retries of `provider` in flight now.
+    func retriesInFlight(_ provider: String) -> Int {
+        retriesInFlight.withLock { $0[provider] ?? 0 }
+    }
 
     /// Every known provider's state, providers sorted by name.
     public func statuses() -> [ProviderStatus] { state.statuses(now: clock()) }

@@ -34,6 +34,8 @@ public struct StewardLimits: Sendable, Equatable {
 
     /// The retry budget's window (10 s).
     public static var retryWindowSeconds: Int { RetryBudget.windowSeconds }
+    /// Retries of one provider in flight below which the retry budget never refuses one.
+    public static var minRetriesInFlight: Int { RetryBudget.minRetriesInFlight }
 }
 
 /// Everything the steward is configured with.

@@ -27,20 +27,24 @@ struct StewardGate: AttemptGate {
             if attempt == 1 { steward.countSkip(provider, reason) }
             throw ProviderSkipped(provider: provider, reason: reason, availableInSeconds: max(0, seconds))
         case .admitted(let ticket, let wait):
+            let isRetry = attempt > 1
+            if isRetry { steward.retryInFlight(provider, started: true) }
             if wait > 0 {
                 do {
                     try await Task.sleep(for: .nanoseconds(Int64(min(wait, 3600) * 1e9)))
                 } catch {
+                    if isRetry { steward.retryInFlight(provider, started: false) }
                     await steward.state.abandon(provider, ticket, now: steward.now())
                     throw CancellationError()
                 }
             }
-            return StewardPermit(steward: steward, provider: provider, ticket: ticket)
+            return StewardPermit(steward: steward, provider: provider, ticket: ticket, isRetry: isRetry)
         }
     }
 
     func mayRetry(_ request: UpstreamRequest, after result: Result<UpstreamResponse, UpstreamError>) async -> Bool {
-        await steward.state.allowsRetry(request.provider, now: steward.now())
+        await steward.state.allowsRetry(request.provider, now: steward.now(),
+                                        retriesInFlight: steward.retriesInFlight(request.provider))
     }
 }
 
@@ -49,8 +53,11 @@ struct StewardPermit: AttemptPermit {
     let steward: Steward
     let provider: String
     let ticket: AdmissionTicket
+    /// Counted in the steward's retries in flight until it finishes.
+    var isRetry = false
 
     func finish(_ result: Result<UpstreamResponse, UpstreamError>) async {
+        if isRetry { steward.retryInFlight(provider, started: false) }
         let changes = await steward.state.record(provider, ticket, outcome: AttemptOutcome(result), now: steward.now())
         steward.report(provider, changes)
     }

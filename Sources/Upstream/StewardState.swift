@@ -12,7 +12,8 @@ public protocol StewardState: Sendable {
     /// How an admitted request ended; returns the state changes (for the log, once each).
     func record(_ provider: String, _ ticket: AdmissionTicket, outcome: AttemptOutcome, now: Double) async -> [StewardChange]
     /// Whether `provider` may be sent a retry now (not cooling down, within its retry budget).
-    func allowsRetry(_ provider: String, now: Double) async -> Bool
+    /// `retriesInFlight`: this process's retries of `provider` sent and not yet answered.
+    func allowsRetry(_ provider: String, now: Double, retriesInFlight: Int) async -> Bool
     /// Every known provider's state as this process sees it (for `/metrics` and the admin API).
     func statuses(now: Double) -> [ProviderStatus]
 }

@@ -58,6 +58,15 @@ import TestSupport
         #expect(fast.lines.map(Self.withoutTime) == generic.lines.map(Self.withoutTime))
     }
 
+    @Test func aLongMethodIsClipped() {
+        let long = AccessLogEntry(method: String(repeating: "X", count: 8192), path: "/", status: 405, bytes: 0,
+                                  durationSeconds: 0, requestID: "", remoteAddress: "")
+        #expect(long.method == String(repeating: "X", count: 32) + "…")
+        let exact = String(repeating: "Y", count: 32)
+        #expect(AccessLogEntry(method: exact, path: "/", status: 405, bytes: 0, durationSeconds: 0, requestID: "",
+                               remoteAddress: "").method == exact)
+    }
+
     @Test func integersAndMillisecondsSpellLikeString() {
         var rng = SplitMix64(seed: 9)
         var ints = [0, 1, 9, 10, 99, 100, 5087, Int.max, Int.min, -1, -10]

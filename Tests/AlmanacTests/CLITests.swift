@@ -82,6 +82,20 @@ import Testing
         #expect(out.err.contains(#"got "https://***@g.example" (from config/almanac.json)"#))
     }
 
+    /// A base URL with a control character or a space is refused at start-up, naming the key,
+    /// instead of failing every upstream call at run time.
+    @Test func baseURLsWithControlCharactersOrSpacesAreRefused() {
+        for bad in ["https://api.coinbase.com\r\nX-Injected: 1", "https://api.coinbase.com/v2\u{0}", "https://api.coin base.com",
+                    "https://api.coinbase.com/ ", "https://api.coinbase.com\t", "https://api.coinbase.com/\u{7F}", "https://ap\u{0131}.example"] {
+            let (code, out) = run(["check-config"], env: ["ALMANAC_RATES_COINBASE_BASE_URL": bad])
+            #expect(code == 2, "\(bad.debugDescription)")
+            #expect(out.err.contains("rates.coinbase.baseUrl: expected an http:// or https:// URL"), "\(out.err)")
+        }
+        let (code, out) = run(["check-config"], files: ["config/almanac.json": #"{"server":{"publicBaseUrl":"https://books.example.com/\r\n"}}"#])
+        #expect(code == 2)
+        #expect(out.err.contains("server.publicBaseUrl: expected"), "\(out.err)")
+    }
+
     @Test func coversBaseUrlMustBeAnOriginThePolicyCanHold() {
         for bad in ["http://[::1]:9000", "http://2130706433:9000", "https://covers.example.com."] {
             let (code, out) = run(["check-config"], env: ["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": bad])

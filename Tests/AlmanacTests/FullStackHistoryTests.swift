@@ -96,6 +96,9 @@ extension FullStackTests {
                     #expect(r.header("Cache-Control") == "no-store")
                 }
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01").expectProblem(400).contains("end"))
+                // Codes are ASCII: `uſd` (U+017F) upper-cases to USD in Unicode, but is no index.
+                #expect(try await s.get("/v1/bpi/historical/close.json?index=u%C5%BFd").expectProblem(400).contains("index"))
+                #expect(try await s.get("/v1/bpi/historical/close.json?for=yesterday&index=usd").status == 200)
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-13-01").expectProblem(400).contains("end"))
                 // Odd bytes in any parameter: an answer, never a crash.
                 #expect(try await s.get("/v1/bpi/historical/close.json?start=%FF%FE&end=2024-01-01").expectProblem(400).contains("start"))
@@ -148,6 +151,89 @@ extension FullStackTests {
             }
         }
 
+        /// bitstamp answering 200 with no candles, then with candles for other dates: each is a
+        /// provider failure (coinbase-exchange is down too, so 502), nothing is stored, and once
+        /// bitstamp answers properly the days are served, never `{"bpi":{}}`.
+        @Test func anEmptyOrMisplacedAnswerIsAFailureAndNotStored() async throws {
+            try await FullStack.run { s in
+                let calls = Counter()
+                s.stub.route("/api/v2/ohlc/btcusd/", handler: { request in
+                    switch calls.next() {
+                    case 1: return .json(#"{"data":{"pair":"BTC/USD","ohlc":[]}}"#)
+                    case 2: return .json(#"{"data":{"pair":"BTC/USD","ohlc":[{"timestamp":"1577836800","close":"7200.17"}]}}"#)
+                    default: return HistoryStub.bitstamp(request)
+                    }
+                })
+                s.stub.setFault(.status(503), for: "/products/BTC-USD/candles")
+                let target = "/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05"
+                let empty = try await s.get(target)
+                let emptyDetail = empty.expectProblem(502)
+                #expect(emptyDetail.contains("bitstamp") && emptyDetail.contains("no close for the days asked"), "\(emptyDetail)")
+                #expect(empty.header("Cache-Control") == "no-store")
+                let misplaced = try await s.get(target)
+                let misplacedDetail = misplaced.expectProblem(502)
+                #expect(misplacedDetail.contains("2020-01-01, outside the days asked"), "\(misplacedDetail)")
+                let ok = try await s.get(target)
+                #expect(ok.status == 200)
+                #expect(FullStack.keys(ok.json?["bpi"]) == ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"])
+                #expect(calls.current == 3)
+            }
+        }
+
+        /// coinbase-exchange lacking days bitstamp holds: a failure while bitstamp is left to
+        /// ask, so the days come from bitstamp rather than being stored absent.
+        @Test func anAnswerWithGapsFallsThroughToTheNextExchange() async throws {
+            try await FullStack.run(configure: { $0.history.providers = ["coinbase-exchange", "bitstamp"] }) { s in
+                let jan1 = HistoryDay.parse("2024-01-01")!
+                let candles = [jan1 + 4, jan1 + 2, jan1].map { day in
+                    let close = HistoryStubSeries.closeText("coinbase-exchange", "USD", day: day)
+                    return "[\(day * 86_400),\(close),\(close),\(close),\(close),3.25]"
+                }
+                s.stub.route("/products/BTC-USD/candles", .json("[" + candles.joined(separator: ",") + "]"))
+                let r = try await s.get("/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05")
+                #expect(r.status == 200)
+                #expect(r.json?["bpi"]?["2024-01-02"] == .number(Self.closeJSON("bitstamp", "USD", jan1 + 1)))
+                #expect(r.json?["bpi"]?["2024-01-01"] == .number(Self.closeJSON("bitstamp", "USD", jan1)))
+                #expect(s.count("/products/BTC-USD/candles") == 1)
+                #expect(s.count("/api/v2/ohlc/btcusd/") == 1)
+            }
+        }
+
+        /// A day neither exchange has (2024-01-03 here): bitstamp's answer lacks it, so
+        /// coinbase-exchange is asked; it lacks it too and is the last, so the block is stored
+        /// with that day absent and the other days are served.
+        @Test func aDayNoExchangeHasIsStoredAbsent() async throws {
+            try await FullStack.run { s in
+                let jan3 = HistoryDay.parse("2024-01-03")!
+                let seconds = String(jan3 * 86_400)
+                s.stub.route("/api/v2/ohlc/btcusd/", handler: { request in
+                    var answer = HistoryStub.bitstamp(request)
+                    let text = String(decoding: answer.body, as: UTF8.self)
+                    let candles = text.components(separatedBy: "},{").filter { !$0.contains(#""timestamp":"\#(seconds)""#) }
+                    answer.body = Array(candles.joined(separator: "},{").utf8)
+                    return answer
+                })
+                s.stub.route("/products/BTC-USD/candles", handler: { request in
+                    var answer = HistoryStub.coinbaseExchange(request)
+                    let text = String(decoding: answer.body, as: UTF8.self)
+                    let candles = text.components(separatedBy: "],[").filter { !$0.contains(seconds + ",") }
+                    answer.body = Array(candles.joined(separator: "],[").utf8)
+                    return answer
+                })
+                let target = "/v1/bpi/historical/close.json?start=2024-01-01&end=2024-01-05"
+                let r = try await s.get(target)
+                #expect(r.status == 200)
+                #expect(FullStack.keys(r.json?["bpi"]) == ["2024-01-01", "2024-01-02", "2024-01-04", "2024-01-05"])
+                #expect(r.json?["bpi"]?["2024-01-02"] == .number(Self.closeJSON("coinbase-exchange", "USD", jan3 - 1)))
+                // coinbase-exchange's block is stored; bitstamp's answer with a gap never is, so
+                // bitstamp is asked again (its failure is not cached, like any provider's).
+                let again = try await s.get(target)
+                #expect(again.json?["bpi"] == r.json?["bpi"])
+                #expect(s.count("/api/v2/ohlc/btcusd/") == 2)
+                #expect(s.count("/products/BTC-USD/candles") == 1)
+            }
+        }
+
         @Test func upstreamFailuresAreProblemsNamingEveryProvider() async throws {
             try await FullStack.run { s in
                 s.stub.setFault(.status(503), for: "/api/v2/ohlc/btcusd/")
@@ -156,6 +242,7 @@ extension FullStackTests {
                 let detail = r.expectProblem(502)
                 #expect(detail.contains("bitstamp") && detail.contains("HTTP 503"), "\(detail)")
                 #expect(detail.contains("coinbase-exchange") && detail.contains("not a JSON array"), "\(detail)")
+                #expect(detail.contains("(request id \(r.header("X-Request-ID") ?? "?"))"), "\(detail)")
                 #expect(r.header("Cache-Control") == "no-store")
                 #expect(!detail.contains("127.0.0.1"))
                 // Errors are not cached: once bitstamp answers, so does almanac.

@@ -190,6 +190,19 @@ extension FullStackTests {
                 }, "the access log lines")
             }
         }
+
+        /// A method is any token the client sends: a long one is clipped in the access log.
+        @Test func aLongMethodIsClippedInTheLog() async throws {
+            try await FullStack.run { s in
+                let method = String(repeating: "M", count: 2000)
+                let r = try await s.get("/v1/rates", method: method, headers: ["X-Request-ID: long-method"])
+                #expect(r.status >= 400)
+                #expect(await waitUntil { s.logs.lines.contains { $0.contains("long-method") } }, "the access log line")
+                let line = try #require(s.logs.lines.first { $0.contains("long-method") })
+                #expect(line.contains(String(repeating: "M", count: 32) + "…"), "\(line.prefix(300))")
+                #expect(!line.contains(String(repeating: "M", count: 33)), "\(line.prefix(300))")
+            }
+        }
     }
 }
 

@@ -26,6 +26,42 @@ extension FullStackTests {
             }
         }
 
+        /// An upstream 1.6 s from its first byte, then quick: served, though `upstream.stallSeconds`
+        /// is 1 (only `upstream.timeoutMs` bounds the wait for the first byte).
+        @Test func aSlowButHealthyUpstreamIsServed() async throws {
+            try await FullStack.run(configure: { c in
+                c.upstream.client.stallSeconds = 1
+                c.upstream.client.timeoutMs = 20_000
+            }) { s in
+                s.stub.route(F.coinbasePath, handler: { _ in
+                    // The upstream's own latency, emulated on the stub's connection thread.
+                    Thread.sleep(forTimeInterval: 1.6)
+                    return .json(F.coinbase)
+                })
+                let r = try await s.get("/v1/rates/USD")
+                #expect(r.status == 200)
+                #expect(r.header("X-Cache") == "MISS")
+                #expect(s.count(F.coinbasePath) == 1)
+                #expect(s.count(F.coingeckoPath) == 0, "coinbase answered; no fall-through")
+            }
+        }
+
+        /// `upstream.retries` 2 and one 502 after another: a lone request makes all 3 attempts
+        /// (fewer than 3 retries in flight, so the retry budget's share does not apply).
+        @Test func aLoneRequestGetsEveryConfiguredRetry() async throws {
+            try await FullStack.run(configure: { c in
+                c.upstream.client.retries = 2
+                c.upstream.client.retryBaseDelayMs = 1
+            }) { s in
+                s.stub.setFault(.status(502), for: F.coinbasePath)
+                s.stub.setFault(.status(502), for: F.coingeckoPath)
+                let r = try await s.get("/v1/rates/USD")
+                r.expectProblem(502)
+                #expect(s.count(F.coinbasePath) == 3)
+                #expect(s.count(F.coingeckoPath) == 3)
+            }
+        }
+
         @Test func booksUpstreamFailureIsA502AndNotCached() async throws {
             try await FullStack.run { s in
                 s.stub.setFault(.status(503), for: F.googlePath)

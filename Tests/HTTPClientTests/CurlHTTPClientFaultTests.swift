@@ -113,12 +113,35 @@ import Testing
         defer { server.stop() }
         let started = Date()
         let client = makeClient(timeoutMs: 30_000) {
-            $0.lowSpeedLimitBytesPerSecond = 100
-            $0.lowSpeedTimeSeconds = 1
+            $0.stallBytesPerSecond = 100
+            $0.stallSeconds = 1
         }
         let error = await expectUpstreamError { try await client.get(UpstreamRequest(url: server.baseURL + "/", provider: "p")) }
         #expect(error?.kind == .timeout)
         #expect(Date().timeIntervalSince(started) < 15, "well before the 30 s deadline")
+        // The detail tells the time actually waited, not the 30 s limit.
+        let waited = error.flatMap { Int($0.detail.split(separator: " ").dropFirst(3).first ?? "") } ?? -1
+        #expect(error?.detail.hasPrefix("timed out after ") == true && (1000..<15_000).contains(waited), "\(error?.detail ?? "")")
+        #expect(error?.diagnostic.contains("stalled") == true, "\(error?.diagnostic ?? "")")
+    }
+
+    /// Slow to start, then quick: only `timeoutMs` limits the wait for the first byte, so an
+    /// answer 1.6 s late is not cut by a 1 s stall guard (libcurl's low-speed check would).
+    @Test func aSlowFirstByteIsNotAStall() async throws {
+        let server = try RawStubServer { connection in
+            guard connection.readRequestHead() != nil else { return }
+            // The upstream's own latency, emulated on its connection thread.
+            Thread.sleep(forTimeInterval: 1.6)
+            _ = connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+        }
+        defer { server.stop() }
+        let client = makeClient(timeoutMs: 20_000) {
+            $0.stallBytesPerSecond = 100
+            $0.stallSeconds = 1
+        }
+        let response = try await client.get(UpstreamRequest(url: server.baseURL + "/", provider: "p"))
+        #expect(response.status == 200)
+        #expect(response.body == Array("{}".utf8))
     }
 
     @Test func dripFeedIsCutByTheTotalDeadline() async throws {

@@ -24,6 +24,7 @@ enum HeaderParserProbe {
             switch parser.consume(ArraySlice(Array(line.utf8)), maxResponseBytes: max) {
             case .malformed?: return "malformed"
             case .tooLarge?: return "tooLarge"
+            case .stalled?: return "stalled"
             case nil: continue
             }
         }

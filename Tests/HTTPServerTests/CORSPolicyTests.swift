@@ -24,6 +24,21 @@ import Testing
         #expect(any.origins == .any)
     }
 
+    /// Two `Origin` lines: which one counts is a guess, so no origin is admitted, even when
+    /// both are listed.
+    @Test func twoOriginFieldsAdmitNone() {
+        var headers = HTTPHeaders()
+        var request = HTTPHeaders()
+        request.add("Origin", "https://widget.example")
+        request.add("Origin", "https://evil.example")
+        listed.apply(to: &headers, requestHeaders: request)
+        #expect(headers.map { "\($0.name): \($0.value)" } == ["Vary: Origin"])
+        #expect(CORSPolicy.soleOrigin(request) == nil)
+        request.remove("Origin")
+        request.add("Origin", "https://widget.example")
+        #expect(CORSPolicy.soleOrigin(request) == "https://widget.example")
+    }
+
     @Test func aListEchoesAListedOriginAndVaries() {
         #expect(applied(listed, origin: "https://widget.example") == [
             "Vary: Origin", "Access-Control-Allow-Origin: https://widget.example",

@@ -24,6 +24,11 @@ import Testing
             (#"{"data":{"ohlc":[{"timestamp":"1704067201","close":"1"}]}}"#, "field data.ohlc[0].timestamp is not the start of a UTC day"),
             (#"{"data":{"ohlc":[{"timestamp":"x","close":"1"}]}}"#, "field data.ohlc[0].timestamp is not a Unix time in seconds"),
             (#"{"data":{"ohlc":[{"close":"1"}]}}"#, "missing field data.ohlc[0].timestamp"),
+            // Candles for other dates are a misplaced answer, never these days' closes.
+            (#"{"data":{"ohlc":[{"timestamp":"1577836800","close":"1"}]}}"#,
+             "field data.ohlc[0].timestamp is 2020-01-01, outside the days asked (2024-01-01…2024-01-01)"),
+            (#"{"data":{"ohlc":[{"timestamp":"1704240000","close":"1"}]}}"#,
+             "field data.ohlc[0].timestamp is 2024-01-03, outside the days asked (2024-01-01…2024-01-01)"),
         ]
         for (body, detail) in cases {
             #expect(throws: UpstreamError(.malformed, provider: "bitstamp", detail: detail)) {
@@ -44,6 +49,7 @@ import Testing
             (#"[[1704067200,1,2,3,"NaN",9]]"#, "field [0][4] (close) is not a positive finite number"),
             ("[[1704067200,1,2,3,-5,9]]", "field [0][4] (close) is not a positive finite number"),
             ("[7]", "field [0] is not an array (got a number)"),
+            ("[[1703980800,1,2,3,4,9]]", "field [0][0] (time) is 2023-12-31, outside the days asked (2024-01-01…2024-01-01)"),
         ]
         for (body, detail) in cases {
             #expect(throws: UpstreamError(.malformed, provider: "coinbase-exchange", detail: detail)) {

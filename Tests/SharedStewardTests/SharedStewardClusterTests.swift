@@ -53,7 +53,7 @@ struct SharedStewardClusterTests {
         let seen = await b.admit("coinbase", Self.go, now: Self.now)
         guard case .skipped(.cooldown, let left) = seen else { Issue.record("b was admitted: \(seen)"); return }
         #expect(left > 25 && left <= 30)
-        #expect(await b.allowsRetry("coinbase", now: Self.now) == false)
+        #expect(await b.allowsRetry("coinbase", now: Self.now, retriesInFlight: 0) == false)
         // B's statuses show what B last saw: the shared cooldown.
         let status = try #require(b.statuses(now: Self.now).first { $0.provider == "coinbase" })
         #expect(status.coolingDown && status.state == "open" && status.scope == "cluster")

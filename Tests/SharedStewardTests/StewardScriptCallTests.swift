@@ -10,11 +10,11 @@ import Testing
     }
 
     @Test func theCommonPartCarriesTheRulesAndRedisTimeByDefault() {
-        let args = call(.allowsRetry)
+        let args = call(.allowsRetry(retriesInFlight: 2))
         // op, clock, rate, burst, max cooldown, breaker failures, retry %, stale probe, first and
-        // longest opening, retry window, TTL.
-        #expect(args == ["retry", "", "5.0", "10", "300.0", "5", "10", "8.0", "1.0", "60.0", "10", "600000"])
-        #expect(call(.allowsRetry, pinned: 12.5)[1] == "12.5")
+        // longest opening, retry window, TTL; then retries in flight and the floor.
+        #expect(args == ["retry", "", "5.0", "10", "300.0", "5", "10", "8.0", "1.0", "60.0", "10", "600000", "2", "3"])
+        #expect(call(.allowsRetry(retriesInFlight: 0), pinned: 12.5)[1] == "12.5")
     }
 
     @Test func eachOperationAppendsItsOwnArguments() {
@@ -38,7 +38,8 @@ import Testing
         #expect(StewardScriptCall.number(.nan) == "0")
         #expect(call(.admit(AdmissionRequest(maxWaitSeconds: -1)))[12] == "0.0")
         // A negative rate or a zero burst: as `TokenBucket` reads them.
-        let odd = call(.allowsRetry, budget: ProviderBudget(maxRequestsPerSecond: -3, burst: 0))
+        let odd = call(.allowsRetry(retriesInFlight: -1), budget: ProviderBudget(maxRequestsPerSecond: -3, burst: 0))
+        #expect(odd[12] == "0")
         #expect(odd[2] == "0.0" && odd[3] == "1")
     }
 

@@ -18,7 +18,7 @@ import Testing
         guard case .admitted(let ticket, _) = g.admit(go, now: 0) else { Issue.record("not admitted"); return }
         do { let ok = g.record(.stop(retryAfterSeconds: 1), ticket: ticket, now: 0) == [.cooldownStarted(seconds: 1)]; #expect(ok) }
         do { let ok = g.admit(go, now: 0.5) == .skipped(.cooldown, availableInSeconds: 0.5); #expect(ok) }
-        #expect(!g.allowsRetry(now: 0.5))
+        #expect(!g.allowsRetry(now: 0.5, retriesInFlight: 0))
         guard case .admitted(let probe, _) = g.admit(go, now: 1.2) else { Issue.record("no probe"); return }
         #expect(probe.cooldownProbe)
         #expect(g.gaugeValue(now: 1.2) == 2)

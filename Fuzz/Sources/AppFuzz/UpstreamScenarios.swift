@@ -49,7 +49,12 @@ struct ScenarioClient: HTTPClient {
                 if scenario == .nothingKnown { return json("{}") }
                 return json(scenario == .hostileValues ? Self.openLibraryHostile(isbn) : Self.openLibrary(isbn))
             }
-            return UpstreamResponse(status: 200, headers: ["Content-Type": scenario == .hostileValues ? "text/html" : "image/jpeg"],
+            // Hostile: a scripted SVG labelled as an image (its bytes, not the label, decide).
+            if scenario == .hostileValues {
+                return UpstreamResponse(status: 200, headers: ["Content-Type": "image/png"],
+                                        body: Array("<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>".utf8))
+            }
+            return UpstreamResponse(status: 200, headers: ["Content-Type": "image/jpeg"],
                                     body: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFF, 0xD9])
         default:
             return UpstreamResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: [0xFF, 0xD8, 0xFF, 0xD9])

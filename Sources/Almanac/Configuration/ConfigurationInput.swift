@@ -54,7 +54,7 @@ enum ConfigurationInput {
     var boolean: Bool? {
         switch self {
         case let .text(s):
-            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch ASCIICase.lowercased(s.trimmingCharacters(in: .whitespaces).utf8) {
             case "true", "1", "yes": return true
             case "false", "0", "no": return false
             default: return nil

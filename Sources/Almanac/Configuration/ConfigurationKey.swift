@@ -211,9 +211,11 @@ struct ConfigurationKey {
     /// `http(s)://host[:port][/path]`: base URLs are joined with fixed paths, so a query or
     /// fragment would corrupt every request.
     /// Userinfo (`user:password@`) is refused: almanac never sends credentials in a URL, and
-    /// one in the configuration would be a secret printed wherever the URL is.
+    /// one in the configuration would be a secret printed wherever the URL is. Only printable
+    /// ASCII without spaces: a CR LF or a space would make every request fail at run time
+    /// (or, joined into a request line, split it), so it is refused at start-up instead.
     static func isBaseURL(_ s: String) -> Bool {
-        guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),
+        guard isToken(s), let c = URLComponents(string: s), let scheme = c.scheme.map({ ASCIICase.lowercased($0.utf8) }),
               scheme == "http" || scheme == "https",
               let host = c.host, !host.isEmpty,
               c.query == nil, c.fragment == nil, c.user == nil, c.password == nil,

@@ -40,6 +40,7 @@ extension ConfigurationKey {
             integer("upstream.connectTimeoutMs", \.upstream.client.connectTimeoutMs, 1...600_000),
             integer("upstream.timeoutMs", \.upstream.client.timeoutMs, 1...600_000),
             integer("upstream.retries", \.upstream.client.retries, 0...10),
+            integer("upstream.stallSeconds", \.upstream.client.stallSeconds, 0...600),
             integer("upstream.maxResponseBytes", \.upstream.client.maxResponseBytes, 1...1_073_741_824),
             string("upstream.userAgent", \.upstream.client.userAgent,
                    expected: "a non-empty string of printable ASCII", valid: isHeaderValue),

@@ -39,7 +39,7 @@ public struct PublicLinks: Sendable, Equatable {
         if trustForwardedHeaders {
             let forwarded = request.headers.values(for: "Forwarded").last.map(Self.lastForwardedElement) ?? [:]
             let proto = forwarded["proto"] ?? request.headers.values(for: "X-Forwarded-Proto").last.map(Self.lastListEntry)
-            if let proto = proto?.lowercased(), proto == "http" || proto == "https" { scheme = proto }
+            if let proto = proto.map({ ASCIICase.lowercased($0.utf8) }), proto == "http" || proto == "https" { scheme = proto }
             let forwardedHost = forwarded["host"] ?? request.headers.values(for: "X-Forwarded-Host").last.map(Self.lastListEntry)
             if let valid = forwardedHost.flatMap(Self.validHost) { host = valid }
         }
@@ -81,7 +81,7 @@ public struct PublicLinks: Sendable, Equatable {
         let element = Array(value.utf8).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).last ?? []
         for pair in element.split(separator: UInt8(ascii: ";")) {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: trimmed(pair[pair.startIndex..<equals]), as: UTF8.self).lowercased()
+            let name = ASCIICase.lowercased(trimmed(pair[pair.startIndex..<equals]))
             var raw = trimmed(pair[(equals + 1)...])
             if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
                 raw = raw.dropFirst().dropLast()

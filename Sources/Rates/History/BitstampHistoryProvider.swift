@@ -47,9 +47,9 @@ public struct BitstampHistoryProvider: HistoryExchangeProvider, DescribedProvide
         for (n, candle) in candles.enumerated() {
             let path = "data.ohlc[\(n)]"
             let fields = try d.object(candle, path)
-            let day = try d.candleDay(fields["timestamp"], "\(path).timestamp")
+            let day = try d.candleDay(fields["timestamp"], "\(path).timestamp", asked: days)
             let close = try d.fixed(fields["close"], "\(path).close")
-            if days.contains(day) { closes[day] = close }
+            if let day { closes[day] = close }
         }
         return closes
     }

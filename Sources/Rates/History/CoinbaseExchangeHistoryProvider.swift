@@ -44,9 +44,9 @@ public struct CoinbaseExchangeHistoryProvider: HistoryExchangeProvider, Describe
             let path = "[\(n)]"
             guard case let .array(fields) = candle else { throw d.wrongType(path, expected: "an array", got: candle) }
             guard fields.count >= 5 else { throw d.invalid(path, "has \(fields.count) fields, not [time, low, high, open, close, volume]") }
-            let day = try d.candleDay(fields[0], "\(path)[0] (time)")
+            let day = try d.candleDay(fields[0], "\(path)[0] (time)", asked: days)
             let close = try d.fixed(fields[4], "\(path)[4] (close)")
-            if days.contains(day) { closes[day] = close }
+            if let day { closes[day] = close }
         }
         return closes
     }

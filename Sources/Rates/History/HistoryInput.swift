@@ -96,7 +96,7 @@ public struct CoinDeskCloseQuery: Sendable, Equatable {
             last = try HistoryInput.day(end, parameter: "end")
             if first != nil, last == nil { throw HistoryInput.missing("end", other: "start") }
             if last != nil, first == nil { throw HistoryInput.missing("start", other: "end") }
-            if let forValue, forValue.lowercased() != "yesterday" {
+            if let forValue, ASCIICase.lowercased(forValue.utf8) != "yesterday" {
                 throw RatesInputError(kind: .malformed, slug: "invalid-parameter",
                                       detail: "Invalid for \"\(EchoedText.clipped(forValue))\": the only value is for=yesterday.")
             }

@@ -31,6 +31,19 @@ extension UpstreamDecoding {
         }
     }
 
+    /// A candle's day when it is one of `days`; nil for the day right after them (an exchange
+    /// may add the partial candle of the day after `end`, which is dropped). Any other day is
+    /// a misplaced answer: a failure, so that an answer for other dates is never stored as
+    /// these days' closes.
+    func candleDay(_ value: JSONValue?, _ path: String, asked days: ClosedRange<Int64>) throws(UpstreamError) -> Int64? {
+        let day = try candleDay(value, path)
+        if days.contains(day) { return day }
+        guard day == days.upperBound + 1 else {
+            throw invalid(path, "is \(HistoryDay.text(day)), outside the days asked (\(HistoryDay.text(days.lowerBound))…\(HistoryDay.text(days.upperBound)))")
+        }
+        return nil
+    }
+
     /// A candle's start (Unix seconds, number or string) as a day; it must be 00:00 UTC.
     func candleDay(_ value: JSONValue?, _ path: String) throws(UpstreamError) -> Int64 {
         guard let value else { throw missing(path) }

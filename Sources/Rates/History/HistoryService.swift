@@ -117,15 +117,20 @@ public final class HistoryService: Sendable {
         -> [HistorySegment] {
         let walk = HistoryWalk(days)
         let candidates = exchanges.filter { $0.currencies.contains(currency) }
-        let chain = ProviderChain<[HistorySegment]>(candidates.map { provider in
-            ProviderChain.Provider(name: provider.name) { client in
+        let chain = ProviderChain<[HistorySegment]>(candidates.enumerated().map { position, provider in
+            let later = candidates.dropFirst(position + 1)
+            return ProviderChain.Provider(name: provider.name) { client in
                 guard let range = walk.remaining,
                       let (own, rest) = HistoryCoverage.split(range, earliest: provider.plan.earliest) else { return nil }
                 do {
                     let lookups = try await self.blocks(
                         self.keys(provider.plan, provider.name, currency, own, yesterday), plan: provider.plan,
                         yesterday: yesterday, retrySeconds: HistoryService.exchangeRetrySeconds) { span in
-                        [currency: try await provider.closes(currency, days: span, client: client)]
+                        let closes = try await provider.closes(currency, days: span, client: client)
+                        // Gaps are a failure while a later exchange holds these days too.
+                        try HistoryAnswerCheck.check(closes, span: span, yesterday: yesterday, provider: provider.name,
+                                                     gapsAllowed: !later.contains { $0.plan.earliest <= span.upperBound })
+                        return [currency: closes]
                     }
                     walk.remaining = rest
                     return [HistorySegment(provider: provider.name, days: own, lookups: lookups)]

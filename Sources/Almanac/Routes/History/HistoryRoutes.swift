@@ -13,29 +13,38 @@ import Rates
 public enum HistoryRoutes {
     public static let patterns = ["/v1/bpi/historical/close.json", "/v1/rates/history"]
 
-    public static func register(on router: inout Router, history: HistoryService) {
+    /// - Parameter logger: where upstream failures and unexpected errors are logged, with the
+    ///   request id the problem's detail carries.
+    public static func register(on router: inout Router, history: HistoryService, logger: Logger? = nil) {
         router.get("/v1/bpi/historical/close.json", public: true) { request, _ in
-            coinDeskClose(request, history: history)
+            coinDeskClose(request, history: history, logger: logger)
         }
         router.get("/v1/rates/history", public: true) { request, _ in
-            ratesHistory(request, history: history)
+            ratesHistory(request, history: history, logger: logger)
         }
+    }
+
+    /// Every failure of these routes as a problem: the request id in the detail of a 502/504
+    /// or unexpected error, and the same id in its log line.
+    static func problem(for error: any Error, _ request: HTTPRequest, logger: Logger?) -> HTTPResponse {
+        RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
     }
 
     // MARK: CoinDesk
 
-    static func coinDeskClose(_ request: HTTPRequest, history: HistoryService) -> HTTPResponseFuture {
+    static func coinDeskClose(_ request: HTTPRequest, history: HistoryService, logger: Logger? = nil) -> HTTPResponseFuture {
         let parsed = CoinDeskCloseQuery.parse(
             start: request.query("start"), end: request.query("end"), currency: request.query("currency"),
             for: request.query("for"), index: request.query("index"), yesterday: history.yesterday())
         let query: CoinDeskCloseQuery
         switch parsed {
         case .success(let q): query = q
-        case .failure(.malformed(let error)): return .ready(RatesRoutes.problem(for: error).response)
+        case .failure(.malformed(let error)): return .ready(problem(for: error, request, logger: logger))
         case .failure(.refused(let refusal)): return .ready(refused(refusal))
         }
         let variant = "bpi/close?\(query.label)&\(query.days.lowerBound)..\(query.days.upperBound)"
-        return answer(request, history: history, codes: [query.code], days: query.days, relative: query.relative) { closes in
+        return answer(request, history: history, codes: [query.code], days: query.days, relative: query.relative,
+                      logger: logger) { closes in
             (HistoryRenderer.coinDeskClose(closes, code: query.code, label: query.label), variant)
         }
     }
@@ -50,7 +59,7 @@ public enum HistoryRoutes {
 
     // MARK: almanac's own
 
-    static func ratesHistory(_ request: HTTPRequest, history: HistoryService) -> HTTPResponseFuture {
+    static func ratesHistory(_ request: HTTPRequest, history: HistoryService, logger: Logger? = nil) -> HTTPResponseFuture {
         let base: String, symbols: [String], range: (days: ClosedRange<Int64>, clamped: Bool)
         do throws(RatesInputError) {
             range = try HistoryInput.range(start: request.query("start"), end: request.query("end"), yesterday: history.yesterday())
@@ -62,12 +71,13 @@ public enum HistoryRoutes {
                 return codes
             } ?? HistoryService.currencies.filter { $0 != base }
         } catch {
-            return .ready(RatesRoutes.problem(for: error).response)
+            return .ready(problem(for: error, request, logger: logger))
         }
         let start = range.days.lowerBound, end = range.days.upperBound
         let variant = "rates/history?base=\(base)&symbols=\(symbols.joined(separator: ","))&\(start)..\(end)"
         let codes = Array(Set(symbols + [base]).subtracting(["BTC"])).sorted() + (symbols.contains("BTC") || base == "BTC" ? ["BTC"] : [])
-        return answer(request, history: history, codes: codes, days: range.days, relative: range.clamped) { closes in
+        return answer(request, history: history, codes: codes, days: range.days, relative: range.clamped,
+                      logger: logger) { closes in
             (HistoryRenderer.ratesHistory(closes, base: base, symbols: symbols, start: start, end: end), variant)
         }
     }
@@ -75,7 +85,8 @@ public enum HistoryRoutes {
     /// `date=` on a rates endpoint: the same answer as without it, from that day's closes.
     /// Codes the client named (base, symbols, code, from, to) must have a close that day (404
     /// otherwise); a listing of every currency shows those that have one.
-    static func dated(_ request: HTTPRequest, _ query: RatesQuery, date: String, history: HistoryService) -> HTTPResponseFuture {
+    static func dated(_ request: HTTPRequest, _ query: RatesQuery, date: String, history: HistoryService,
+                      logger: Logger? = nil) -> HTTPResponseFuture {
         let day: Int64, named: [String]
         do throws(RatesInputError) {
             day = try HistoryInput.date(date, yesterday: history.yesterday())
@@ -90,13 +101,13 @@ public enum HistoryRoutes {
             for code in asked where !known.contains(code) { known.append(try HistoryInput.historyCode(code)) }
             named = known
         } catch {
-            return .ready(RatesRoutes.problem(for: error).response)
+            return .ready(problem(for: error, request, logger: logger))
         }
         let everything: Bool
         if case .rates(_, nil) = query { everything = true } else { everything = false }
         let variant = "date=\(day)&" + query.representationKey
         return answer(request, history: history, codes: everything ? HistoryService.currencies : named, days: day...day,
-                      relative: false) { closes throws(RatesInputError) in
+                      relative: false, logger: logger) { closes throws(RatesInputError) in
             for code in named where code != "BTC" && closes.value(code, day: day) == nil {
                 throw RatesInputError(kind: .unknownCurrency, slug: "no-history",
                                       detail: "No close of \(code) is known for \(HistoryDay.text(day)): history starts on 2011-08-18 (USD, EUR, GBP), later for some currencies.")
@@ -114,23 +125,23 @@ public enum HistoryRoutes {
     /// (body and the variant naming this representation for its ETag), with cache headers.
     private static func answer(
         _ request: HTTPRequest, history: HistoryService, codes: [String], days: ClosedRange<Int64>, relative: Bool,
-        render: @escaping @Sendable (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
+        logger: Logger?, render: @escaping @Sendable (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
     ) -> HTTPResponseFuture {
         if let closes = history.freshCloses(codes, days: days) {
-            return .ready(respond(request, history: history, closes, relative: relative, render: render))
+            return .ready(respond(request, history: history, closes, relative: relative, logger: logger, render: render))
         }
         return .pending {
             do {
                 let closes = try await history.closes(codes, days: days)
-                return respond(request, history: history, closes, relative: relative, render: render)
+                return respond(request, history: history, closes, relative: relative, logger: logger, render: render)
             } catch {
-                return RatesRoutes.problem(for: error).response
+                return problem(for: error, request, logger: logger)
             }
         }
     }
 
     private static func respond(
-        _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool,
+        _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool, logger: Logger?,
         render: (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
     ) -> HTTPResponse {
         do {
@@ -146,7 +157,7 @@ public enum HistoryRoutes {
                 etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
                 freshness: served.freshness)
         } catch {
-            return RatesRoutes.problem(for: error).response
+            return problem(for: error, request, logger: logger)
         }
     }
 }

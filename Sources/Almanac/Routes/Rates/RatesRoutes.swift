@@ -117,7 +117,7 @@ private struct Endpoint: Sendable {
         }
         if let history, let date = request.query("date") {
             switch query {
-            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history)
+            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history, logger: logger)
             default: break
             }
         }
