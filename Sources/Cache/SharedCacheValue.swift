@@ -12,6 +12,12 @@ public protocol SharedCacheValue: CacheValue {
     var sharedCacheBytes: [UInt8] { get }
     /// The value `sharedCacheBytes` were made from, or nil when the bytes cannot be read.
     init?(sharedCacheBytes: [UInt8])
+    /// Whether this value, read back from the shared layer, can be the one almanac stored under
+    /// `key` (the key's `sharedCacheKeyBytes`): a book answer holds its ISBN-13, a history
+    /// block its last day. A value that holds nothing of its key answers true; the envelope
+    /// names the key in any case (`SharedEnvelope.key`). No default, so that each new value
+    /// type decides.
+    func belongs(toSharedCacheKey key: [UInt8]) -> Bool
 }
 
 /// A key the shared layer can name in the shared store: the same key gives the same bytes in

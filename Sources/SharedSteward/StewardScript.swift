@@ -14,6 +14,10 @@
 ///   failures, `bu` open until, `bp` probe since (empty: none), `bo` last opening's length;
 ///   `tk` tokens, `tu` when they were counted; `rw` retry window `second,requests,retries;…`.
 ///   Times are Redis seconds (Unix, microsecond precision). Each write renews the key's TTL.
+///   Every field is read as untrusted: one that is not a finite number of its kind is dropped,
+///   and each is clamped to what the machines produce (tokens 0…burst, cooling until at most
+///   now + `maxCooldown`, open until at most now + the breaker's longest opening, probe times
+///   not in the future), so no hash can block a provider past the caps.
 /// - Arguments and reply: `StewardScriptCall` and `StewardScriptReply`.
 enum StewardScript {
     static let source = #"""
@@ -46,24 +50,43 @@ enum StewardScript {
     local s = {}
     local raw = redis.call('HGETALL', key)
     for i = 1, #raw, 2 do s[raw[i]] = raw[i + 1] end
-    local cs = tonumber(s.cs) or 0
-    local cu = tonumber(s.cu) or 0
-    local cp = tonumber(s.cp) or 0
-    local ck = tonumber(s.ck) or 0
-    local bs = tonumber(s.bs) or 0
-    local bf = tonumber(s.bf) or 0
-    local bu = tonumber(s.bu) or 0
-    local bp = tonumber(s.bp or '')
-    local bo = tonumber(s.bo) or 0
-    local tk = tonumber(s.tk) or burst
-    local tu = tonumber(s.tu) or now
+    -- The hash is untrusted (anyone who can write to Redis can write it): a field that is not
+    -- a finite number, or not one of its state's values, is dropped (read as absent); numbers
+    -- are clamped to what the machines themselves can produce, so no value held there blocks
+    -- a provider for longer than the configured caps.
+    local function num(text)
+      local x = tonumber(text or '')
+      if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+      return x
+    end
+    local function clamp(x, lo, hi) return math.min(hi, math.max(lo, x)) end
+    local function phase(text)
+      local x = num(text)
+      if x == 0 or x == 1 or x == 2 then return x end
+      return 0
+    end
+    local cs = phase(s.cs)
+    local cu = clamp(num(s.cu) or 0, 0, now + maxCooldown)
+    local cp = clamp(num(s.cp) or 0, 0, now)
+    local ck = math.floor(clamp(num(s.ck) or 0, 0, 64))
+    local bs = phase(s.bs)
+    local bf = math.floor(clamp(num(s.bf) or 0, 0, threshold))
+    local bu = clamp(num(s.bu) or 0, 0, now + maxOpen)
+    local bp = num(s.bp)
+    if bp ~= nil then bp = clamp(bp, 0, now) end
+    local bo = clamp(num(s.bo) or 0, 0, maxOpen)
+    local tk = clamp(num(s.tk) or burst, 0, burst)
+    local tu = clamp(num(s.tu) or now, 0, now)
 
     -- RetryBudget: one-second buckets, those older than the window dropped.
     local second = math.floor(now)
     local win = {}
     for sec, q, r in string.gmatch(s.rw or '', '(%-?%d+),(%d+),(%d+)') do
-      sec = tonumber(sec)
-      if second - sec < window then win[#win + 1] = {sec, tonumber(q), tonumber(r)} end
+      sec, q, r = num(sec), num(q), num(r)
+      if sec ~= nil and q ~= nil and r ~= nil and sec <= second and second - sec < window then
+        q = clamp(q, 0, 1e9)
+        win[#win + 1] = {sec, q, clamp(r, 0, q)}
+      end
     end
     local function recordRequest(isRetry)
       local last = win[#win]
