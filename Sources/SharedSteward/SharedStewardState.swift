@@ -112,9 +112,10 @@ public final class SharedStewardState: StewardState {
                                 _ decode: (StewardScriptReply, StewardReplyBounds) -> Result?) async -> Result? {
         let configuration = fallback.configuration
         let budget = configuration.budget(for: provider)
-        let bounds = StewardReplyBounds(limits: configuration.limits, budget: budget)
+        let maxQueue = Double(configuration.maxQueueMs) / 1_000
+        let bounds = StewardReplyBounds(limits: configuration.limits, budget: budget, maxQueueSeconds: maxQueue)
         let call = StewardScriptCall(operation: operation, pinnedNow: clock == .callers ? now : nil,
-                                     limits: configuration.limits, budget: budget)
+                                     limits: configuration.limits, budget: budget, maxQueueSeconds: maxQueue)
         do {
             let loaded = try await script.script(on: client)
             let reply = try await client.run(loaded, keys: [keys.key(for: provider)], arguments: call.arguments)

@@ -7,23 +7,31 @@ import Upstream
 ///
 /// - a cooldown lasts at most `upstream.maxCooldownSeconds`, a breaker opening at most
 ///   `CircuitBreaker.maxOpenSeconds` (60 s);
-/// - a budget wait is at most the time two tokens take to refill (a background request
-///   waits for two), tokens lie within 0…burst;
+/// - tokens lie within 0…burst, less what queued requests reserved: a foreground request that
+///   queues takes its token on credit (`TokenBucket`), for at most `upstream.maxQueueMs`, so
+///   no other debt can exist; a budget wait is then at most that debt plus two tokens' refill
+///   (a background request waits for two);
 /// - consecutive failures are at most the breaker's threshold.
 struct StewardReplyBounds: Sendable, Equatable {
     var maxCooldownSeconds: Double
     var maxOpenSeconds: Double
     var breakerFailures: Int
     var burst: Double
+    /// The fewest tokens a bucket can hold (a debt of queued requests); 0 without a budget.
+    var minTokens: Double
     /// Seconds a budget wait may last; 0 without a budget.
     var maxBudgetWaitSeconds: Double
 
-    init(limits: StewardLimits, budget: ProviderBudget) {
+    /// - Parameter maxQueueSeconds: `upstream.maxQueueMs` in seconds.
+    init(limits: StewardLimits, budget: ProviderBudget, maxQueueSeconds: Double) {
         maxCooldownSeconds = max(0, limits.maxCooldownSeconds)
         maxOpenSeconds = StewardLimits.breakerOpenSeconds.max
         breakerFailures = max(1, limits.breakerFailures)
         burst = Double(max(1, budget.burst))
-        maxBudgetWaitSeconds = budget.maxRequestsPerSecond > 0 ? 2 / budget.maxRequestsPerSecond : 0
+        let rate = max(0, budget.maxRequestsPerSecond)
+        let queue = maxQueueSeconds.isFinite ? max(0, maxQueueSeconds) : 0
+        minTokens = -(queue * rate)
+        maxBudgetWaitSeconds = rate > 0 ? queue + 2 / rate : 0
     }
 
     func admission(_ admission: Admission) -> Admission {
@@ -57,7 +65,7 @@ struct StewardReplyBounds: Sendable, Equatable {
         bounded.cooldownSeconds = min(snapshot.cooldownSeconds, maxCooldownSeconds)
         bounded.breakerOpenForSeconds = min(snapshot.breakerOpenForSeconds, maxOpenSeconds)
         bounded.consecutiveFailures = min(snapshot.consecutiveFailures, breakerFailures)
-        bounded.tokens = min(max(0, snapshot.tokens), burst)
+        bounded.tokens = min(max(minTokens, snapshot.tokens), burst)
         return bounded
     }
 }

@@ -15,7 +15,7 @@
 ///   `tk` tokens, `tu` when they were counted; `rw` retry window `second,requests,retries;…`.
 ///   Times are Redis seconds (Unix, microsecond precision). Each write renews the key's TTL.
 ///   Every field is read as untrusted: one that is not a finite number of its kind is dropped,
-///   and each is clamped to what the machines produce (tokens 0…burst, cooling until at most
+///   and each is clamped to what the machines produce (tokens 0…burst, less the queue's reservations, cooling until at most
 ///   now + `maxCooldown`, open until at most now + the breaker's longest opening, probe times
 ///   not in the future), so no hash can block a provider past the caps.
 /// - Arguments and reply: `StewardScriptCall` and `StewardScriptReply`.
@@ -38,10 +38,11 @@ enum StewardScript {
     local maxOpen = tonumber(ARGV[10]) or 60
     local window = tonumber(ARGV[11]) or 10
     local ttl = tonumber(ARGV[12]) or 60000
+    local maxQueue = math.max(0, tonumber(ARGV[13]) or 0)
     if op ~= 'admit' and op ~= 'abandon' and op ~= 'record' and op ~= 'retry' then
       return redis.error_reply('ERR almanac steward script: unknown operation')
     end
-    local outcome = ARGV[15]
+    local outcome = ARGV[16]
     if op == 'record' and outcome ~= 'stop' and outcome ~= 'failure' and outcome ~= 'answered' and outcome ~= 'cancelled' then
       return redis.error_reply('ERR almanac steward script: unknown outcome')
     end
@@ -75,7 +76,9 @@ enum StewardScript {
     local bp = num(s.bp)
     if bp ~= nil then bp = clamp(bp, 0, now) end
     local bo = clamp(num(s.bo) or 0, 0, maxOpen)
-    local tk = clamp(num(s.tk) or burst, 0, burst)
+    -- Tokens go below 0 only by queued requests' reservations: at most upstream.maxQueueMs
+    -- of refill.
+    local tk = clamp(num(s.tk) or burst, -maxQueue * rate, burst)
     local tu = clamp(num(s.tu) or now, 0, now)
 
     -- RetryBudget: one-second buckets, those older than the window dropped.
@@ -203,29 +206,29 @@ enum StewardScript {
       elseif not bgo then
         result = {'skipped', 'breaker', fmt(bwait)}
       else
-        local granted, seconds = take(tonumber(ARGV[13]) or 0, ARGV[14] == '1')
+        local granted, seconds = take(tonumber(ARGV[14]) or 0, ARGV[15] == '1')
         if not granted then
           result = {'skipped', 'budget', fmt(seconds)}
         else
           if cprobe then cs = 2; cp = now end
           if bprobe then bs = 2; bp = now end
-          recordRequest(ARGV[15] == '1')
+          recordRequest(ARGV[16] == '1')
           result = {'admitted', cprobe and '1' or '0', bprobe and '1' or '0', fmt(seconds)}
         end
       end
     elseif op == 'abandon' then
       if rate > 0 then refill(); tk = math.min(burst, tk + 1) end
-      if ARGV[13] == '1' then cooldownProbeLost() end
-      if ARGV[14] == '1' then breakerProbeLost() end
+      if ARGV[14] == '1' then cooldownProbeLost() end
+      if ARGV[15] == '1' then breakerProbeLost() end
     elseif op == 'record' then
-      local cprobe = ARGV[13] == '1'
-      local bprobe = ARGV[14] == '1'
+      local cprobe = ARGV[14] == '1'
+      local bprobe = ARGV[15] == '1'
       if outcome == 'cancelled' then
         if cprobe then cooldownProbeLost() end
         if bprobe then breakerProbeLost() end
       elseif outcome == 'stop' then
         if bprobe then breakerProbeLost() end
-        if cooldownStop(tonumber(ARGV[16])) then
+        if cooldownStop(tonumber(ARGV[17])) then
           result[1] = {'cooldownStarted', fmt(math.max(0, cu - now))}
         end
       else

@@ -10,7 +10,7 @@ import Testing
     @Test func roundTrips() throws {
         let bytes = try #require(sample.encoded)
         #expect(Array(bytes.prefix(3)) == [0x41, 0x43, 2])
-        #expect(bytes.count == 29 + 2 + 7 + 2 + 6 + 4 + 7)
+        #expect(bytes.count == 29 + 7 + 2 + 6 + 4 + 7)
         #expect(SharedEnvelope(decoding: bytes) == sample)
         var empty = sample
         empty.value = []
@@ -54,7 +54,7 @@ import Testing
         var swapped = bytes
         swapped[3] = 0x7F  // stored after expiry
         #expect(SharedEnvelope(decoding: swapped) == nil)
-        let validatorStart = 29 + 2 + 7 + 2
+        let validatorStart = 29 + 7 + 2
         for control: UInt8 in [0x0D, 0x0A, 0x00, 0x20, 0x7F, 0xFF] {
             var injected = bytes
             injected[validatorStart] = control
