@@ -155,3 +155,17 @@ import Testing
         #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
     }
 }
+
+/// A book answer read from the shared layer is served only under its own ISBN's key.
+@Suite struct BookAnswerBelongsTests {
+    @Test func anAnswerBelongsToItsISBNOnly() throws {
+        let a = try ISBN(parsing: "9780306406157"), b = try ISBN(parsing: "9791032305690")
+        let answer = BookAnswer(isbn: a, book: Book(isbn: a, title: "A"), problemEncoder: testProblemEncoder)
+        #expect(answer.belongs(toSharedCacheKey: a.sharedCacheKeyBytes))
+        #expect(!answer.belongs(toSharedCacheKey: b.sharedCacheKeyBytes))
+        #expect(BookAnswer(isbn: b, book: nil, problemEncoder: testProblemEncoder).belongs(toSharedCacheKey: b.sharedCacheKeyBytes))
+        // An answer whose book is another ISBN's (no writer makes one): refused whatever the key.
+        let mixed = BookAnswer(isbn: a, book: Book(isbn: b, title: "B"), problemEncoder: testProblemEncoder)
+        #expect(!mixed.belongs(toSharedCacheKey: a.sharedCacheKeyBytes))
+    }
+}
