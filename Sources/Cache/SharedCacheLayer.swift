@@ -232,15 +232,8 @@ public final class SharedCacheLayer: Sendable {
     /// anyway). An envelope still readable but expired is not a rejection: that is a miss.
     func checked<Value>(_ stored: [UInt8], at valueKey: [UInt8], namespace: String, key: [UInt8], now: Int64,
                         accept: (SharedEnvelope) -> Result<Value, SharedRejection>) async -> (Value, SharedEnvelope)? {
-        let verdict: Result<(Value, SharedEnvelope), SharedRejection>
-        if let envelope = SharedEnvelope(decoding: stored) {
-            verdict = SharedEntryCheck.check(envelope, expectedKey: SharedEnvelope.key(namespace: namespace, key: key),
-                                             now: now, limits: settings.valueLimits[namespace])
-                .flatMap { envelope in accept(envelope).map { ($0, envelope) } }
-        } else {
-            verdict = .failure(.envelope)
-        }
-        switch verdict {
+        switch Self.verdict(stored, namespace: namespace, key: key, now: now, limits: settings.valueLimits[namespace],
+                            accept: accept) {
         case .success(let accepted):
             return accepted
         case .failure(let reason):
@@ -254,6 +247,28 @@ public final class SharedCacheLayer: Sendable {
             }
             return nil
         }
+    }
+
+    /// Every check of bytes read at `key` of `namespace` at `now` (Unix ms), in order: the
+    /// envelope, its key and times (`SharedEntryCheck`), then the value (`accept`).
+    static func verdict<Value>(_ stored: [UInt8], namespace: String, key: [UInt8], now: Int64, limits: SharedValueLimits?,
+                               accept: (SharedEnvelope) -> Result<Value, SharedRejection>)
+        -> Result<(Value, SharedEnvelope), SharedRejection> {
+        guard let envelope = SharedEnvelope(decoding: stored) else { return .failure(.envelope) }
+        return SharedEntryCheck.check(envelope, expectedKey: SharedEnvelope.key(namespace: namespace, key: key),
+                                      now: now, limits: limits)
+            .flatMap { envelope in accept(envelope).map { ($0, envelope) } }
+    }
+
+    /// What a replica does with `stored`, read at `key` of `namespace` at `now` (Unix ms): the
+    /// value and envelope it would serve, or why it would refuse them. The same checks as a
+    /// flight's, without a store (the fuzz target's entry).
+    public static func verdict<Key: SharedCacheKey, Value: SharedCacheValue>(
+        _ stored: [UInt8], namespace: String, key: Key, as type: Value.Type, now: Int64, limits: SharedValueLimits?
+    ) -> Result<(Value, SharedEnvelope), SharedRejection> {
+        let keyBytes = key.sharedCacheKeyBytes
+        return verdict(stored, namespace: namespace, key: keyBytes, now: now, limits: limits,
+                       accept: { SharedBinding<Key, Value>.accept($0, key: keyBytes) })
     }
 
     /// `bytes` as log text: visible ASCII as it is, anything else as `\xHH` (a key read back

@@ -103,6 +103,18 @@ public final class SharedStewardState: StewardState {
         mirror.statuses(now: now, local: fallback)
     }
 
+    /// A provider's status as this replica would show it from the script's eight status fields
+    /// (`/metrics`, `/admin/upstreams`), clamped to `configuration`'s caps; nil when the fields
+    /// are not well formed. Pure: the fuzz target's entry to what is read from Redis.
+    public static func status(fromScriptFields fields: [String?], provider: String,
+                              configuration: StewardConfiguration) -> ProviderStatus? {
+        guard let snapshot = SharedProviderSnapshot(fields) else { return nil }
+        let budget = configuration.budget(for: provider)
+        let bounds = StewardReplyBounds(limits: configuration.limits, budget: budget,
+                                        maxQueueSeconds: Double(configuration.maxQueueMs) / 1_000)
+        return bounds.snapshot(snapshot).status(provider: provider, budget: budget, elapsed: 0)
+    }
+
     /// Runs the script for `operation` and decodes its result, clamped to the configured caps
     /// (`StewardReplyBounds`: Redis is not trusted, not even the script's reply); nil when Redis
     /// failed or answered something else than the script's reply (the caller then asks the
