@@ -40,4 +40,10 @@ public struct SharedRejectionEvent: Sendable, Equatable {
     /// The cache key as text (printable; bytes outside visible ASCII are escaped).
     public var key: String
     public var reason: SharedRejection
+
+    public init(namespace: String, key: String, reason: SharedRejection) {
+        self.namespace = namespace
+        self.key = key
+        self.reason = reason
+    }
 }
