@@ -9,9 +9,6 @@ import Upstream
 /// makes concurrent misses for one ISBN share one load, so a burst of lookups costs one
 /// request per provider. Upstream failures are thrown as `UpstreamError` and never cached.
 public final class BooksService: Sendable {
-    /// The cache namespaces of book answers and of covers.
-    public static let booksNamespace = "books"
-    public static let coversNamespace = "covers"
     public let configuration: BooksConfiguration
     public let coverHosts: CoverHostPolicy
     let client: any HTTPClient
@@ -35,8 +32,8 @@ public final class BooksService: Sendable {
         self.problemEncoder = problemEncoder
         self.steward = steward
         self.providers = providers ?? configuration.makeProviders()
-        self.books = cache.namespace(Self.booksNamespace, keyType: ISBN.self, valueType: BookAnswer.self)
-        self.covers = cache.namespace(Self.coversNamespace, keyType: ISBN.self, valueType: CoverAnswer.self)
+        self.books = cache.namespace("books", keyType: ISBN.self, valueType: BookAnswer.self)
+        self.covers = cache.namespace("covers", keyType: ISBN.self, valueType: CoverAnswer.self)
     }
 
     /// Provider names in the order they are asked.

@@ -19,9 +19,6 @@ extension CoverAnswer: SharedCacheValue {
         return writer.bytes
     }
 
-    /// A cover record holds nothing of its ISBN: the envelope's key alone ties it to its book.
-    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool { true }
-
     public init?(sharedCacheBytes bytes: [UInt8]) {
         guard let cover = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let isImage = try reader.readBool()

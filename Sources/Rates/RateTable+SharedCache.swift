@@ -42,10 +42,6 @@ extension RateTable: SharedCacheValue {
         return writer.bytes
     }
 
-    /// The namespace holds one table under one key, and the table holds nothing of it: the
-    /// envelope's key alone ties it.
-    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool { true }
-
     public init?(sharedCacheBytes bytes: [UInt8]) {
         guard let table = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let updated = try reader.readInt64()

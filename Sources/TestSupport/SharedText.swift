@@ -11,9 +11,6 @@ public struct SharedText: SharedCacheValue, Equatable {
 
     public init(_ text: String) { self.text = text }
 
-    /// Holds nothing of its key.
-    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool { true }
-
     public init?(sharedCacheBytes: [UInt8]) {
         guard let text = String(validating: sharedCacheBytes, as: UTF8.self), !text.hasPrefix("!") else { return nil }
         self.text = text

@@ -1,4 +1,3 @@
-import Books
 import Cache
 import HTTPClient
 import HTTPServer
@@ -52,8 +51,8 @@ extension AlmanacConfiguration {
         return [
             RatesService.namespaceName: SharedValueLimits(ttlSeconds: rates.ttlSeconds, staleSeconds: rates.staleSeconds),
             HistoryService.namespaceName: SharedValueLimits(ttlSeconds: history.ttlSeconds, staleSeconds: history.ttlSeconds),
-            BooksService.booksNamespace: SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
-            BooksService.coversNamespace: SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
+            "books": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
+            "covers": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
         ]
     }
 
