@@ -16,15 +16,15 @@ enum ResponseHeaderGuard {
         }
     }
 
+    /// Scans the bytes in place (a native string's storage, no copy); the fallback walks the
+    /// UTF-8 view of a bridged one.
     @inline(__always)
     static func isSafe(_ field: HTTPHeaders.Field) -> Bool {
-        var name = field.name
-        var value = field.value
-        let nameIsToken = name.withUTF8 { bytes in
-            !bytes.isEmpty && bytes.allSatisfy(ParseByte.isTchar)
-        }
+        let name = field.name.utf8, value = field.value.utf8
+        let nameIsToken = name.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(ParseByte.isTchar) }
+            ?? (!name.isEmpty && name.allSatisfy(ParseByte.isTchar))
         guard nameIsToken else { return false }
-        return value.withUTF8 { bytes in bytes.allSatisfy(isValueByte) }
+        return value.withContiguousStorageIfAvailable { $0.allSatisfy(isValueByte) } ?? value.allSatisfy(isValueByte)
     }
 
     /// Any byte but the controls 0x00–0x1F and DEL (UTF-8's bytes ≥ 0x80 are text).
