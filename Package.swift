@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
     ],
     swiftLanguageModes: [.v6]
 )

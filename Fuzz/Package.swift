@@ -58,9 +58,9 @@ let package = Package(
         .executableTarget(name: "CoinDeskFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Rates"], path: "Sources/CoinDeskFuzz"),
         .executableTarget(name: "GoogleBooksFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/GoogleBooksFuzz"),
         .executableTarget(name: "OpenLibraryFuzz", dependencies: ["FuzzSupport", "HTTPClient", "Books"], path: "Sources/OpenLibraryFuzz"),
-        // The shared cache's record decoders; SharedCacheValueProbe and SplitMix64 are linked
+        // The shared cache's record decoders, envelope checks and steward status reading; SharedCacheValueProbe and SplitMix64 are linked
         // from ../Sources/TestSupport into Sources/SharedValuesFuzz/Linked/.
-        .executableTarget(name: "SharedValuesFuzz", dependencies: ["FuzzSupport", "Cache", "Rates", "Books"],
+        .executableTarget(name: "SharedValuesFuzz", dependencies: ["FuzzSupport", "Cache", "Rates", "Books", "SharedSteward", "Upstream"],
                           path: "Sources/SharedValuesFuzz"),
         .executableTarget(name: "AppFuzz", dependencies: ["Base", "FuzzSupport", "Almanac", "HTTPServer", "HTTPClient", "Rates"], path: "Sources/AppFuzz"),
     ],

@@ -34,6 +34,7 @@ public final class AlmanacApp: Sendable {
                                                  redactor: Redactor(secrets: configuration.secrets)),
                             sink: logSink)
         let staleLog = StaleServingLog(logger: logger)
+        let rejectionLog = SharedRejectionLog(logger: logger)
         let redis = configuration.redisConfiguration.map { redisConfiguration in
             RedisSharedCacheBackend(client: RedisClient(configuration: redisConfiguration, onAvailabilityChange: { up in
                 if up {
@@ -46,7 +47,7 @@ public final class AlmanacApp: Sendable {
         }
         let shared = redis.map { redis in
             SharedCacheLayer(backend: redis, settings: configuration.sharedCacheSettings,
-                             availability: { redis.client.isAvailable })
+                             availability: { redis.client.isAvailable }, onRejected: rejectionLog.rejected)
         }
         let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed, shared: shared)
         var sharedStats: (@Sendable () -> SharedCacheStats)?

@@ -68,6 +68,12 @@ extension BookAnswer: SharedCacheValue {
         self = answer
     }
 
+    /// The answer of book `key` (its ISBN-13) only, and a found book only of that ISBN: book B's
+    /// record copied under A's key is refused.
+    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool {
+        isbn.sharedCacheKeyBytes == key && (book.map { $0.isbn == isbn } ?? true)
+    }
+
     private static func readISBN(_ reader: inout BinaryRecordReader) throws(BinaryRecordError) -> ISBN {
         guard let isbn = ISBN(isbn13: try reader.readString()) else { throw reader.invalid("ISBN") }
         return isbn

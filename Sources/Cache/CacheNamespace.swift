@@ -163,8 +163,9 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
         let layer = shared.layer
         let start: SharedCacheLayer.FillStart<Value>
         do {
-            start = try await layer.fill(namespace: name, key: shared.keyBytes(key), acceptStale: !background,
-                                         clock: store.clock, decode: shared.decode)
+            let keyBytes = shared.keyBytes(key)
+            start = try await layer.fill(namespace: name, key: keyBytes, acceptStale: !background,
+                                         clock: store.clock, accept: { shared.accept($0, keyBytes) })
         } catch {
             return .failure(error)
         }
@@ -194,7 +195,7 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
             prepared.staleUntil = Double(staleUntil) / 1_000 + offset
             let envelope = SharedEnvelope(
                 storedAtMilliseconds: stored, expiresAtMilliseconds: expires, staleUntilMilliseconds: staleUntil,
-                validator: prepared.validator, value: shared.encode(prepared.value))
+                key: SharedEnvelope.key(namespace: name, key: shared.keyBytes(key)), validator: prepared.validator, value: shared.encode(prepared.value))
             await layer.finish(ticket, envelope: envelope.encoded, staleUntilMilliseconds: staleUntil)
             return .success(prepared)
         }

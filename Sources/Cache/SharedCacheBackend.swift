@@ -47,3 +47,12 @@ public struct SharedCacheUnavailable: Error, Sendable, Equatable, CustomStringCo
     public init(_ reason: String) { self.reason = reason }
     public var description: String { "shared cache unavailable: \(reason)" }
 }
+
+extension SharedCacheBackend {
+    /// Deletes `key` only while it still holds exactly `value`: a rejected value goes, a good
+    /// one another replica stored since is left alone. The lock release's compare-and-delete
+    /// (an owner token is a value like any other), so every backend has it already.
+    func deleteValue(_ key: [UInt8], ifStill value: [UInt8]) async throws(SharedCacheUnavailable) {
+        _ = try await releaseLock(key, token: value)
+    }
+}

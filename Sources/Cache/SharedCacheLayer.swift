@@ -41,10 +41,16 @@ public final class SharedCacheLayer: Sendable {
         public var waitLimitSeconds: Double
         public var pollInitialMilliseconds: Int
         public var pollMaximumMilliseconds: Int
+        /// Per namespace, the longest freshness and stale window its values may claim (the
+        /// configured TTLs); a namespace not named here is bound only by
+        /// `longestLifetimeMilliseconds`.
+        public var valueLimits: [String: SharedValueLimits]
 
         public init(keyPrefix: [UInt8] = Array("almanac:".utf8), maxValueBytes: Int = 4_194_304,
                     lockMilliseconds: Int = 30_000, waitLimitSeconds: Double? = nil,
-                    pollInitialMilliseconds: Int = 5, pollMaximumMilliseconds: Int = 100) {
+                    pollInitialMilliseconds: Int = 5, pollMaximumMilliseconds: Int = 100,
+                    valueLimits: [String: SharedValueLimits] = [:]) {
+            self.valueLimits = valueLimits
             self.keyPrefix = keyPrefix
             self.maxValueBytes = max(0, maxValueBytes)
             self.lockMilliseconds = max(1, lockMilliseconds)
@@ -61,6 +67,7 @@ public final class SharedCacheLayer: Sendable {
     private let availability: (@Sendable () -> Bool)?
     private let lastCallSucceeded = Atomic<Bool>(false)
     private let counters = Mutex(SharedCacheStats())
+    private let onRejected: (@Sendable (SharedRejectionEvent) -> Void)?
 
     /// - Parameters:
     ///   - wallClock: Unix time in seconds; defaults to the system's real-time clock (tests
@@ -68,8 +75,12 @@ public final class SharedCacheLayer: Sendable {
     ///   - availability: the backend's own view of its connection (e.g. `RedisClient.isAvailable`,
     ///     kept current by its health checks even without traffic); without it, `isAvailable`
     ///     is the outcome of the layer's last call.
+    ///   - onRejected: told of every value read from the store and not served (the service
+    ///     logs it, at most once a minute per reason); it must return quickly.
     public init(backend: any SharedCacheBackend, settings: Settings = Settings(),
-                wallClock: (any CacheClock)? = nil, availability: (@Sendable () -> Bool)? = nil) {
+                wallClock: (any CacheClock)? = nil, availability: (@Sendable () -> Bool)? = nil,
+                onRejected: (@Sendable (SharedRejectionEvent) -> Void)? = nil) {
+        self.onRejected = onRejected
         self.backend = backend
         self.settings = settings
         self.wallClock = wallClock ?? UnixCacheClock()
@@ -136,11 +147,12 @@ public final class SharedCacheLayer: Sendable {
     }
 
     /// Steps 1–3 of the type's description, for one flight of `key` in `namespace`.
-    /// `decode` reads a value's bytes (nil: unreadable, treated as absent); `acceptStale` lets a
-    /// miss adopt a value within its stale window. Throws only `CancellationError` (the flight
-    /// was abandoned while waiting).
+    /// `accept` reads the value an envelope carries (`SharedBinding.accept`); `acceptStale` lets
+    /// a miss adopt a value within its stale window. Every value read is checked first
+    /// (`checked`): one that fails is treated as absent. Throws only `CancellationError` (the
+    /// flight was abandoned while waiting).
     func fill<Value: Sendable>(namespace: String, key: [UInt8], acceptStale: Bool, clock: any CacheClock,
-                               decode: ([UInt8]) -> Value?) async throws -> FillStart<Value> {
+                               accept: (SharedEnvelope) -> Result<Value, SharedRejection>) async throws -> FillStart<Value> {
         let valueKey = valueKey(namespace: namespace, key: key)
         let lockKey = lockKey(namespace: namespace, key: key)
         let deadline = clock.now() + settings.waitLimitSeconds
@@ -174,9 +186,8 @@ public final class SharedCacheLayer: Sendable {
                 continue
             }
             let now = wallMilliseconds()
-            if let stored, let envelope = SharedEnvelope(decoding: stored),
-               envelope.staleUntilMilliseconds - now <= Self.longestLifetimeMilliseconds,
-               let value = decode(envelope.value) {
+            if let stored, let (value, envelope) = await checked(stored, at: valueKey, namespace: namespace, key: key,
+                                                                  now: now, accept: accept) {
                 if now < envelope.expiresAtMilliseconds {
                     count { $0.hits += 1 }
                     return .adopted(value, envelope, stale: false)
@@ -213,6 +224,68 @@ public final class SharedCacheLayer: Sendable {
             }
             try await pause(&delay)
         }
+    }
+
+    /// The value `stored` (read at `valueKey`) carries and its envelope (stale window clamped to
+    /// the namespace's), or nil when any check fails: the rejection is then counted, reported
+    /// to `onRejected`, and the key deleted (best effort; the flight's own load overwrites it
+    /// anyway). An envelope still readable but expired is not a rejection: that is a miss.
+    func checked<Value>(_ stored: [UInt8], at valueKey: [UInt8], namespace: String, key: [UInt8], now: Int64,
+                        accept: (SharedEnvelope) -> Result<Value, SharedRejection>) async -> (Value, SharedEnvelope)? {
+        switch Self.verdict(stored, namespace: namespace, key: key, now: now, limits: settings.valueLimits[namespace],
+                            accept: accept) {
+        case .success(let accepted):
+            return accepted
+        case .failure(let reason):
+            count { $0.rejected[SharedRejectionCount(namespace: namespace, reason: reason), default: 0] += 1 }
+            onRejected?(SharedRejectionEvent(namespace: namespace, key: Self.printable(key), reason: reason))
+            do {
+                try await backend.deleteValue(valueKey, ifStill: stored)
+                noteSuccess()
+            } catch {
+                noteFailure()
+            }
+            return nil
+        }
+    }
+
+    /// Every check of bytes read at `key` of `namespace` at `now` (Unix ms), in order: the
+    /// envelope, its key and times (`SharedEntryCheck`), then the value (`accept`).
+    static func verdict<Value>(_ stored: [UInt8], namespace: String, key: [UInt8], now: Int64, limits: SharedValueLimits?,
+                               accept: (SharedEnvelope) -> Result<Value, SharedRejection>)
+        -> Result<(Value, SharedEnvelope), SharedRejection> {
+        guard let envelope = SharedEnvelope(decoding: stored) else { return .failure(.envelope) }
+        return SharedEntryCheck.check(envelope, expectedKey: SharedEnvelope.key(namespace: namespace, key: key),
+                                      now: now, limits: limits)
+            .flatMap { envelope in accept(envelope).map { ($0, envelope) } }
+    }
+
+    /// What a replica does with `stored`, read at `key` of `namespace` at `now` (Unix ms): the
+    /// value and envelope it would serve, or why it would refuse them. The same checks as a
+    /// flight's, without a store (the fuzz target's entry).
+    public static func verdict<Key: SharedCacheKey, Value: SharedCacheValue>(
+        _ stored: [UInt8], namespace: String, key: Key, as type: Value.Type, now: Int64, limits: SharedValueLimits?
+    ) -> Result<(Value, SharedEnvelope), SharedRejection> {
+        let keyBytes = key.sharedCacheKeyBytes
+        return verdict(stored, namespace: namespace, key: keyBytes, now: now, limits: limits,
+                       accept: { SharedBinding<Key, Value>.accept($0, key: keyBytes) })
+    }
+
+    /// `bytes` as log text: visible ASCII as it is, anything else as `\xHH` (a key read back
+    /// is ours, but a log line must not carry what it cannot show).
+    static func printable(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes.prefix(256) {
+            if SharedEnvelope.isVisibleASCII(byte), byte != UInt8(ascii: "\\") {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let digits = Array("0123456789abcdef".unicodeScalars)
+                text += "\\x"
+                text.unicodeScalars.append(digits[Int(byte >> 4)])
+                text.unicodeScalars.append(digits[Int(byte & 0xF)])
+            }
+        }
+        return text
     }
 
     /// Failed calls in a row a waiting flight rides out before loading by itself (see `fill`).

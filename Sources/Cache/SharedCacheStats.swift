@@ -24,5 +24,17 @@ public struct SharedCacheStats: Sendable, Equatable {
     public var purges: UInt64 = 0
     /// Times this replica's L1 was resynchronized after invalidations may have been missed.
     public var gaps: UInt64 = 0
+    /// Values read from the shared store and not served, by namespace and reason.
+    public var rejected: [SharedRejectionCount: UInt64] = [:]
     public init() {}
+}
+
+/// The labels of one `almanac_cache_l2_rejected_total` series.
+public struct SharedRejectionCount: Sendable, Hashable {
+    public var namespace: String
+    public var reason: SharedRejection
+    public init(namespace: String, reason: SharedRejection) {
+        self.namespace = namespace
+        self.reason = reason
+    }
 }

@@ -12,6 +12,16 @@ public protocol SharedCacheValue: CacheValue {
     var sharedCacheBytes: [UInt8] { get }
     /// The value `sharedCacheBytes` were made from, or nil when the bytes cannot be read.
     init?(sharedCacheBytes: [UInt8])
+    /// Whether this value, read back from the shared layer, can be the one almanac stored under
+    /// `key` (the key's `sharedCacheKeyBytes`): a book answer holds its ISBN-13, a history
+    /// block its last day. The envelope names the key in any case (`SharedEnvelope.key`), for
+    /// every type; a value that holds something of its key should say so here too.
+    func belongs(toSharedCacheKey key: [UInt8]) -> Bool
+}
+
+extension SharedCacheValue {
+    /// A value that holds nothing of its key: the envelope's key alone ties it.
+    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool { true }
 }
 
 /// A key the shared layer can name in the shared store: the same key gives the same bytes in

@@ -380,6 +380,13 @@ final class Connection: @unchecked Sendable {
     }
 
     private func write(_ response: HTTPResponse, close: Bool) {
+        var response = response
+        if let unsafe = ResponseHeaderGuard.firstUnsafeField(response.headers) {
+            core.log("request \(current.requestID): response header \(ResponseHeaderGuard.describe(response.headers.fields[unsafe])) "
+                + "holds a control character or is not a token; answering 500 instead of writing it")
+            response = Problem(status: .internalServerError,
+                               detail: "The response could not be sent safely. Request id \(current.requestID).").response
+        }
         let date = HTTPDateCache.shared.current
         let serverName = core.configuration.serverName
         let scratch = owner.headScratch(atLeast: ResponseHead.capacity(

@@ -67,7 +67,7 @@ public final class SharedStewardState: StewardState {
     public var fallbackDecisionCount: UInt64 { fallbackDecisions.load(ordering: .relaxed) }
 
     public func admit(_ provider: String, _ request: AdmissionRequest, now: Double) async -> Admission {
-        guard let admission = await shared(provider, .admit(request), now: now, \.admission) else {
+        guard let admission = await shared(provider, .admit(request), now: now, { reply, bounds in reply.admission.map(bounds.admission) }) else {
             return await fallback.admit(provider, request, now: now)
         }
         guard case .admitted(let ticket, let sharedWait) = admission else { return admission }
@@ -75,7 +75,7 @@ public final class SharedStewardState: StewardState {
         case .admitted(_, let localWait):
             return .admitted(ticket, waitSeconds: max(sharedWait, localWait))
         case .skipped(let reason, let seconds):
-            _ = await shared(provider, .abandon(ticket), now: now) { _ in () }
+            _ = await shared(provider, .abandon(ticket), now: now) { _, _ in () }
             return .skipped(reason, availableInSeconds: seconds)
         }
     }
@@ -84,17 +84,19 @@ public final class SharedStewardState: StewardState {
         guard ticket.shared else { return await fallback.abandon(provider, ticket, now: now) }
         await fallback.abandon(provider, AdmissionTicket(), now: now)
         // Redis down: its token refills and a probe slot goes stale by itself.
-        _ = await shared(provider, .abandon(ticket), now: now) { _ in () }
+        _ = await shared(provider, .abandon(ticket), now: now) { _, _ in () }
     }
 
     public func record(_ provider: String, _ ticket: AdmissionTicket, outcome: AttemptOutcome, now: Double) async -> [StewardChange] {
         guard ticket.shared else { return await fallback.record(provider, ticket, outcome: outcome, now: now) }
         let localChanges = await fallback.record(provider, AdmissionTicket(), outcome: outcome, now: now)
-        return await shared(provider, .record(ticket, outcome), now: now, \.changes) ?? localChanges
+        return await shared(provider, .record(ticket, outcome), now: now, { reply, bounds in reply.changes.map(bounds.changes) })
+            ?? localChanges
     }
 
     public func allowsRetry(_ provider: String, now: Double, retriesInFlight: Int) async -> Bool {
-        if let allowed = await shared(provider, .allowsRetry(retriesInFlight: retriesInFlight), now: now, \.allowsRetry) {
+        if let allowed = await shared(provider, .allowsRetry(retriesInFlight: retriesInFlight), now: now,
+                                      { reply, _ in reply.allowsRetry }) {
             return allowed
         }
         return await fallback.allowsRetry(provider, now: now, retriesInFlight: retriesInFlight)
@@ -104,19 +106,36 @@ public final class SharedStewardState: StewardState {
         mirror.statuses(now: now, local: fallback)
     }
 
-    /// Runs the script for `operation` and decodes its result; nil when Redis failed or answered
-    /// something else than the script's reply (the caller then asks the fallback, and the mirror
-    /// shows the local state for `provider` until a shared call succeeds again).
+    /// A provider's status as this replica would show it from the script's eight status fields
+    /// (`/metrics`, `/admin/upstreams`), clamped to `configuration`'s caps; nil when the fields
+    /// are not well formed. Pure: the fuzz target's entry to what is read from Redis.
+    public static func status(fromScriptFields fields: [String?], provider: String,
+                              configuration: StewardConfiguration) -> ProviderStatus? {
+        guard let snapshot = SharedProviderSnapshot(fields) else { return nil }
+        let budget = configuration.budget(for: provider)
+        let bounds = StewardReplyBounds(limits: configuration.limits, budget: budget,
+                                        maxQueueSeconds: Double(configuration.maxQueueMs) / 1_000)
+        return bounds.snapshot(snapshot).status(provider: provider, budget: budget, elapsed: 0)
+    }
+
+    /// Runs the script for `operation` and decodes its result, clamped to the configured caps
+    /// (`StewardReplyBounds`: Redis is not trusted, not even the script's reply); nil when Redis
+    /// failed or answered something else than the script's reply (the caller then asks the
+    /// fallback, and the mirror shows the local state for `provider` until a shared call
+    /// succeeds again).
     private func shared<Result>(_ provider: String, _ operation: StewardScriptCall.Operation, now: Double,
-                                _ decode: (StewardScriptReply) -> Result?) async -> Result? {
+                                _ decode: (StewardScriptReply, StewardReplyBounds) -> Result?) async -> Result? {
         let configuration = fallback.configuration
+        let budget = configuration.budget(for: provider)
+        let maxQueue = Double(configuration.maxQueueMs) / 1_000
+        let bounds = StewardReplyBounds(limits: configuration.limits, budget: budget, maxQueueSeconds: maxQueue)
         let call = StewardScriptCall(operation: operation, pinnedNow: clock == .callers ? now : nil,
-                                     limits: configuration.limits, budget: configuration.budget(for: provider))
+                                     limits: configuration.limits, budget: budget, maxQueueSeconds: maxQueue)
         do {
             let loaded = try await script.script(on: client)
             let reply = try await client.run(loaded, keys: [keys.key(for: provider)], arguments: call.arguments)
-            if let decoded = StewardScriptReply(reply), let result = decode(decoded) {
-                mirror.sawShared(provider, decoded.snapshot, at: now)
+            if let decoded = StewardScriptReply(reply), let result = decode(decoded, bounds) {
+                mirror.sawShared(provider, bounds.snapshot(decoded.snapshot), at: now)
                 return result
             }
         } catch {}

@@ -14,6 +14,10 @@
 ///   failures, `bu` open until, `bp` probe since (empty: none), `bo` last opening's length;
 ///   `tk` tokens, `tu` when they were counted; `rw` retry window `second,requests,retries;…`.
 ///   Times are Redis seconds (Unix, microsecond precision). Each write renews the key's TTL.
+///   Every field is read as untrusted: one that is not a finite number of its kind is dropped,
+///   and each is clamped to what the machines produce (tokens 0…burst, less the queue's reservations, cooling until at most
+///   now + `maxCooldown`, open until at most now + the breaker's longest opening, probe times
+///   not in the future), so no hash can block a provider past the caps.
 /// - Arguments and reply: `StewardScriptCall` and `StewardScriptReply`.
 enum StewardScript {
     static let source = #"""
@@ -34,10 +38,11 @@ enum StewardScript {
     local maxOpen = tonumber(ARGV[10]) or 60
     local window = tonumber(ARGV[11]) or 10
     local ttl = tonumber(ARGV[12]) or 60000
+    local maxQueue = math.max(0, tonumber(ARGV[13]) or 0)
     if op ~= 'admit' and op ~= 'abandon' and op ~= 'record' and op ~= 'retry' then
       return redis.error_reply('ERR almanac steward script: unknown operation')
     end
-    local outcome = ARGV[15]
+    local outcome = ARGV[16]
     if op == 'record' and outcome ~= 'stop' and outcome ~= 'failure' and outcome ~= 'answered' and outcome ~= 'cancelled' then
       return redis.error_reply('ERR almanac steward script: unknown outcome')
     end
@@ -46,24 +51,45 @@ enum StewardScript {
     local s = {}
     local raw = redis.call('HGETALL', key)
     for i = 1, #raw, 2 do s[raw[i]] = raw[i + 1] end
-    local cs = tonumber(s.cs) or 0
-    local cu = tonumber(s.cu) or 0
-    local cp = tonumber(s.cp) or 0
-    local ck = tonumber(s.ck) or 0
-    local bs = tonumber(s.bs) or 0
-    local bf = tonumber(s.bf) or 0
-    local bu = tonumber(s.bu) or 0
-    local bp = tonumber(s.bp or '')
-    local bo = tonumber(s.bo) or 0
-    local tk = tonumber(s.tk) or burst
-    local tu = tonumber(s.tu) or now
+    -- The hash is untrusted (anyone who can write to Redis can write it): a field that is not
+    -- a finite number, or not one of its state's values, is dropped (read as absent); numbers
+    -- are clamped to what the machines themselves can produce, so no value held there blocks
+    -- a provider for longer than the configured caps.
+    local function num(text)
+      local x = tonumber(text or '')
+      if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+      return x
+    end
+    local function clamp(x, lo, hi) return math.min(hi, math.max(lo, x)) end
+    local function phase(text)
+      local x = num(text)
+      if x == 0 or x == 1 or x == 2 then return x end
+      return 0
+    end
+    local cs = phase(s.cs)
+    local cu = clamp(num(s.cu) or 0, 0, now + maxCooldown)
+    local cp = clamp(num(s.cp) or 0, 0, now)
+    local ck = math.floor(clamp(num(s.ck) or 0, 0, 64))
+    local bs = phase(s.bs)
+    local bf = math.floor(clamp(num(s.bf) or 0, 0, threshold))
+    local bu = clamp(num(s.bu) or 0, 0, now + maxOpen)
+    local bp = num(s.bp)
+    if bp ~= nil then bp = clamp(bp, 0, now) end
+    local bo = clamp(num(s.bo) or 0, 0, maxOpen)
+    -- Tokens go below 0 only by queued requests' reservations: at most upstream.maxQueueMs
+    -- of refill.
+    local tk = clamp(num(s.tk) or burst, -maxQueue * rate, burst)
+    local tu = clamp(num(s.tu) or now, 0, now)
 
     -- RetryBudget: one-second buckets, those older than the window dropped.
     local second = math.floor(now)
     local win = {}
     for sec, q, r in string.gmatch(s.rw or '', '(%-?%d+),(%d+),(%d+)') do
-      sec = tonumber(sec)
-      if second - sec < window then win[#win + 1] = {sec, tonumber(q), tonumber(r)} end
+      sec, q, r = num(sec), num(q), num(r)
+      if sec ~= nil and q ~= nil and r ~= nil and sec <= second and second - sec < window then
+        q = clamp(q, 0, 1e9)
+        win[#win + 1] = {sec, q, clamp(r, 0, q)}
+      end
     end
     local function recordRequest(isRetry)
       local last = win[#win]
@@ -179,29 +205,29 @@ enum StewardScript {
       elseif not bgo then
         result = {'skipped', 'breaker', fmt(bwait)}
       else
-        local granted, seconds = take(tonumber(ARGV[13]) or 0, ARGV[14] == '1')
+        local granted, seconds = take(tonumber(ARGV[14]) or 0, ARGV[15] == '1')
         if not granted then
           result = {'skipped', 'budget', fmt(seconds)}
         else
           if cprobe then cs = 2; cp = now end
           if bprobe then bs = 2; bp = now end
-          recordRequest(ARGV[15] == '1')
+          recordRequest(ARGV[16] == '1')
           result = {'admitted', cprobe and '1' or '0', bprobe and '1' or '0', fmt(seconds)}
         end
       end
     elseif op == 'abandon' then
       if rate > 0 then refill(); tk = math.min(burst, tk + 1) end
-      if ARGV[13] == '1' then cooldownProbeLost() end
-      if ARGV[14] == '1' then breakerProbeLost() end
+      if ARGV[14] == '1' then cooldownProbeLost() end
+      if ARGV[15] == '1' then breakerProbeLost() end
     elseif op == 'record' then
-      local cprobe = ARGV[13] == '1'
-      local bprobe = ARGV[14] == '1'
+      local cprobe = ARGV[14] == '1'
+      local bprobe = ARGV[15] == '1'
       if outcome == 'cancelled' then
         if cprobe then cooldownProbeLost() end
         if bprobe then breakerProbeLost() end
       elseif outcome == 'stop' then
         if bprobe then breakerProbeLost() end
-        if cooldownStop(tonumber(ARGV[16])) then
+        if cooldownStop(tonumber(ARGV[17])) then
           result[1] = {'cooldownStarted', fmt(math.max(0, cu - now))}
         end
       else
@@ -214,7 +240,7 @@ enum StewardScript {
       end
     else
       write = false
-      result = {(cs == 0 and retryAllowed(tonumber(ARGV[13]) or 0, tonumber(ARGV[14]) or 3)) and '1' or '0'}
+      result = {(cs == 0 and retryAllowed(tonumber(ARGV[14]) or 0, tonumber(ARGV[15]) or 3)) and '1' or '0'}
     end
 
     if write then

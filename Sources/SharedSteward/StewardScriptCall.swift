@@ -7,11 +7,13 @@ import Upstream
 /// empty for Redis's own `TIME` (production) — `StewardClock.caller` pins it (tests);
 /// 3 tokens per second (0: no budget); 4 burst; 5 longest cooldown; 6 failures that open the
 /// breaker; 7 retry budget percent; 8 seconds after which a probe is presumed lost; 9 and 10
-/// the breaker's first and longest opening; 11 the retry window; 12 the key's TTL in ms; then
-/// by operation: admit 13 longest wait, 14 background (1/0), 15 retry (1/0); abandon 13 and
-/// 14 the ticket's cooldown and breaker probes (1/0); record 13, 14 the same, 15 the outcome
-/// (`stop`, `failure`, `answered`, `cancelled`), 16 `Retry-After` seconds (empty: none); retry
-/// 13 the caller's retries in flight, 14 the fewest in flight the percentage may refuse at.
+/// the breaker's first and longest opening; 11 the retry window; 12 the key's TTL in ms; 13 the
+/// longest queue wait (`upstream.maxQueueMs`, seconds: bounds the token debt the script
+/// accepts from the hash); then by operation: admit 14 longest wait, 15 background (1/0), 16
+/// retry (1/0); abandon 14 and 15 the ticket's cooldown and breaker probes (1/0); record 14,
+/// 15 the same, 16 the outcome (`stop`, `failure`, `answered`, `cancelled`), 17 `Retry-After`
+/// seconds (empty: none); retry 14 the caller's retries in flight, 15 the fewest in flight the
+/// percentage may refuse at.
 struct StewardScriptCall: Sendable, Equatable {
     enum Operation: Sendable, Equatable {
         case admit(AdmissionRequest)
@@ -26,6 +28,8 @@ struct StewardScriptCall: Sendable, Equatable {
     var pinnedNow: Double?
     var limits: StewardLimits
     var budget: ProviderBudget
+    /// `upstream.maxQueueMs` in seconds.
+    var maxQueueSeconds: Double = 0.25
 
     var arguments: [String] {
         let opening = StewardLimits.breakerOpenSeconds
@@ -34,7 +38,8 @@ struct StewardScriptCall: Sendable, Equatable {
                    Self.number(max(0, limits.maxCooldownSeconds)), String(max(1, limits.breakerFailures)),
                    String(max(0, limits.retryBudgetPercent)), Self.number(max(1, limits.staleProbeSeconds)),
                    Self.number(opening.first), Self.number(opening.max), String(StewardLimits.retryWindowSeconds),
-                   String(StewardKeyLayout.ttlMilliseconds(limits: limits, budget: budget))]
+                   String(StewardKeyLayout.ttlMilliseconds(limits: limits, budget: budget)),
+                   Self.number(max(0, maxQueueSeconds))]
         switch operation {
         case .admit(let request):
             out += [Self.number(max(0, request.maxWaitSeconds)), Self.flag(request.background), Self.flag(request.isRetry)]

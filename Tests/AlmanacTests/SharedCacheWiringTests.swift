@@ -31,6 +31,17 @@ import TestSupport
         #expect(set.sharedCacheSettings.keyPrefix == Array("blue:".utf8))
         #expect(set.sharedCacheSettings.maxValueBytes == 1024)
         #expect(set.sharedCacheSettings.lockMilliseconds == set.upstream.steward.requestDeadlineMs + 1_000)
+        // A waiter gives up on another replica's load at half the request deadline, well before it.
+        #expect(set.sharedCacheSettings.waitLimitSeconds == Double(set.upstream.steward.requestDeadlineMs) / 2_000)
+        // Values read back may claim no longer lifetimes than each namespace's configured ones.
+        let limits = try load(["ALMANAC_RATES_TTL_SECONDS": "60", "ALMANAC_RATES_STALE_SECONDS": "600",
+                               "ALMANAC_BOOKS_TTL_SECONDS": "100", "ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS": "200",
+                               "ALMANAC_BOOKS_STALE_SECONDS": "300", "ALMANAC_RATES_HISTORY_TTL_SECONDS": "400"]).get()
+            .sharedCacheSettings.valueLimits
+        #expect(limits["rates"] == SharedValueLimits(ttlSeconds: 60, staleSeconds: 600))
+        #expect(limits["books"] == SharedValueLimits(ttlSeconds: 200, staleSeconds: 300))
+        #expect(limits["covers"] == SharedValueLimits(ttlSeconds: 200, staleSeconds: 300))
+        #expect(limits["history"] == SharedValueLimits(ttlSeconds: 400, staleSeconds: 400))
         #expect(set.secrets.contains("s3cret-pw"))
         #expect(set.redactedJSON.contains(#""url" : "redis://app:***@10.0.0.5:6380/2""#), "\(set.redactedJSON)")
         #expect(!set.redactedJSON.contains("s3cret-pw"))
@@ -143,5 +154,26 @@ private final class UpFlag: Sendable {
     var value: Bool {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }
+    }
+}
+
+/// The warn line for values refused from Redis: one a minute per reason, whatever the number
+/// of keys or namespaces, with the reason, namespace and key.
+@Suite struct SharedRejectionLogTests {
+    @Test func oneLineAMinutePerReason() {
+        let sink = MemoryLogSink()
+        let logger = Logger(configuration: .init(level: .info, format: .json, redactor: Redactor(secrets: [])), sink: sink)
+        let clock = ManualCacheClock(start: 100)
+        let log = SharedRejectionLog(logger: logger, clock: clock)
+        for key in ["a", "b", "c"] { log.rejected(SharedRejectionEvent(namespace: "rates", key: key, reason: .validator)) }
+        log.rejected(SharedRejectionEvent(namespace: "books", key: "9780306406157", reason: .validator))
+        log.rejected(SharedRejectionEvent(namespace: "books", key: "9780306406157", reason: .key))
+        #expect(sink.lines.count == 2, "\(sink.lines)")
+        #expect(sink.lines[0].contains(#""reason":"validator""#) && sink.lines[0].contains(#""key":"a""#)
+            && sink.lines[0].contains(#""namespace":"rates""#) && sink.lines[0].contains("value in Redis refused"))
+        #expect(sink.lines[1].contains(#""reason":"key""#))
+        clock.set(160)
+        log.rejected(SharedRejectionEvent(namespace: "rates", key: "d", reason: .validator))
+        #expect(sink.lines.count == 3)
     }
 }

@@ -143,6 +143,12 @@ import Testing
 
 /// The `shared-values` fuzz target's seeds of book answers and covers.
 @Suite struct BooksSharedValueSeedTests {
+    static func envelope(_ namespace: String, _ isbn: ISBN, _ value: some SharedCacheValue) -> [UInt8] {
+        SharedEnvelope(storedAtMilliseconds: 1_700_000_000_000, expiresAtMilliseconds: 1_700_000_060_000,
+                       staleUntilMilliseconds: 1_700_000_660_000, key: SharedEnvelope.key(namespace: namespace, key: isbn.sharedCacheKeyBytes),
+                       validator: value.cacheValidator, value: value.sharedCacheBytes).encoded ?? []
+    }
+
     @Test func seedsAreCurrent() {
         let isbn = BookAnswerSharedCacheTests.isbn
         let seeds: [(name: String, bytes: [UInt8])] = [
@@ -151,7 +157,25 @@ import Testing
             ("cover-image", CoverAnswer.image([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46, 0, 0xFF, 0xD9],
                                               contentType: "image/jpeg").sharedCacheBytes),
             ("cover-missing", CoverAnswer.missing(body: Array(#"{"status":404}"#.utf8)).sharedCacheBytes),
+            // Whole envelopes as a replica stores them at the fuzz's clock (1_700_000_000_000 ms).
+            ("envelope-books", Self.envelope("books", isbn, BookAnswer(isbn: isbn, book: BookAnswerSharedCacheTests.book,
+                                                                       problemEncoder: testProblemEncoder))),
+            ("envelope-covers", Self.envelope("covers", isbn, CoverAnswer.image([0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0xD9], contentType: "image/jpeg"))),
         ]
         #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
+    }
+}
+
+/// A book answer read from the shared layer is served only under its own ISBN's key.
+@Suite struct BookAnswerBelongsTests {
+    @Test func anAnswerBelongsToItsISBNOnly() throws {
+        let a = try ISBN(parsing: "9780306406157"), b = try ISBN(parsing: "9791032305690")
+        let answer = BookAnswer(isbn: a, book: Book(isbn: a, title: "A"), problemEncoder: testProblemEncoder)
+        #expect(answer.belongs(toSharedCacheKey: a.sharedCacheKeyBytes))
+        #expect(!answer.belongs(toSharedCacheKey: b.sharedCacheKeyBytes))
+        #expect(BookAnswer(isbn: b, book: nil, problemEncoder: testProblemEncoder).belongs(toSharedCacheKey: b.sharedCacheKeyBytes))
+        // An answer whose book is another ISBN's (no writer makes one): refused whatever the key.
+        let mixed = BookAnswer(isbn: a, book: Book(isbn: b, title: "B"), problemEncoder: testProblemEncoder)
+        #expect(!mixed.belongs(toSharedCacheKey: a.sharedCacheKeyBytes))
     }
 }

@@ -250,11 +250,14 @@ import Testing
         let a = cluster.replica()
         let key = a.layer.valueKey(namespace: "notes", key: Array("k".utf8))
         let loads = Counter()
-        for junk in [[0x41, 0x43, 2] + [UInt8](repeating: 0, count: 40), Array("garbage".utf8),
-                     SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: 2_000_000,
-                                    staleUntilMilliseconds: 2_000_000, validator: "n-!", value: Array("!future".utf8)).encoded ?? [],
-                     SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: Int64.max - 1,
-                                    staleUntilMilliseconds: Int64.max, validator: "n-x", value: Array("x".utf8)).encoded ?? []] {
+        let name = Array("notes:k".utf8)
+        let future = SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: 2_000_000,
+                                    staleUntilMilliseconds: 2_000_000, key: name, validator: "n-!", value: Array("!future".utf8))
+        let absurd = SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: Int64.max - 1,
+                                    staleUntilMilliseconds: Int64.max, key: name, validator: "n-x", value: Array("x".utf8))
+        let junks: [[UInt8]] = [[0x41, 0x43, 3] + [UInt8](repeating: 0, count: 40), Array("garbage".utf8),
+                                future.encoded ?? [], absurd.encoded ?? []]
+        for junk in junks {
             a.store.purgeAll()
             try await cluster.backend.store(junk, at: key, ttlMilliseconds: 60_000)
             let served = try await a.notes().value(for: "k", load: noteLoader("v", calls: loads))

@@ -10,16 +10,20 @@ struct Cluster {
     let backend: InMemorySharedCacheBackend
     let settings: SharedCacheLayer.Settings
 
-    init(maxValueBytes: Int = 4_194_304, lockMilliseconds: Int = 2_000, waitLimitSeconds: Double? = nil) {
+    init(maxValueBytes: Int = 4_194_304, lockMilliseconds: Int = 2_000, waitLimitSeconds: Double? = nil,
+         valueLimits: [String: SharedValueLimits] = [:]) {
         backend = InMemorySharedCacheBackend(clock: clock)
         settings = SharedCacheLayer.Settings(
             keyPrefix: Array("t:".utf8), maxValueBytes: maxValueBytes, lockMilliseconds: lockMilliseconds,
-            waitLimitSeconds: waitLimitSeconds, pollInitialMilliseconds: 1, pollMaximumMilliseconds: 4)
+            waitLimitSeconds: waitLimitSeconds, pollInitialMilliseconds: 1, pollMaximumMilliseconds: 4,
+            valueLimits: valueLimits)
     }
 
-    /// A new replica: its own store (L1) and layer over the shared backend.
-    func replica(jitter: Double = 0, refreshRetrySeconds: Double = 0) -> Replica {
-        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock)
+    /// A new replica: its own store (L1) and layer over the shared backend; `onRejected` hears
+    /// of every value it refuses.
+    func replica(jitter: Double = 0, refreshRetrySeconds: Double = 0,
+                 onRejected: (@Sendable (SharedRejectionEvent) -> Void)? = nil) -> Replica {
+        let layer = SharedCacheLayer(backend: backend, settings: settings, wallClock: clock, onRejected: onRejected)
         let store = CacheStore(limits: CacheLimits(maxEntries: 1_000, maxBytes: 1 << 30), clock: clock,
                                randomUnit: { jitter }, refreshRetrySeconds: refreshRetrySeconds, shared: layer)
         return Replica(store: store, layer: layer)

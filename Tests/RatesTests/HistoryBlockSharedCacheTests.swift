@@ -94,3 +94,19 @@ import Testing
         }
     }
 }
+
+/// A history block read from the shared layer is served only under a key whose last day is
+/// its own (the key's `through`).
+@Suite struct HistoryBlockBelongsTests {
+    @Test func aBlockBelongsToTheKeyEndingOnItsLastDay() {
+        let block = HistoryBlock(span: 20_000...20_009, values: ["USD": [20_000: 1]], fetchedAt: 1_728_000_123)
+        let key = HistoryBlockKey(provider: "bitstamp", series: "USD", index: 20, through: 20_009)
+        #expect(block.belongs(toSharedCacheKey: key.sharedCacheKeyBytes))
+        var later = key
+        later.through = 20_010
+        #expect(!block.belongs(toSharedCacheKey: later.sharedCacheKeyBytes))
+        #expect(!block.belongs(toSharedCacheKey: Array("bitstamp:USD:20:020009".utf8)), "only the canonical digits")
+        #expect(!block.belongs(toSharedCacheKey: Array("no-colon".utf8)))
+        #expect(!HistoryBlock(firstDay: 0, dayCount: 0, series: [:], fetchedAt: 0).belongs(toSharedCacheKey: Array("a::0:0".utf8)))
+    }
+}

@@ -202,12 +202,23 @@ import Testing
 /// The `shared-values` fuzz target's seeds of rate tables and history blocks are these values'
 /// records as the code writes them now.
 @Suite struct RatesSharedValueSeedTests {
+    static func envelope(_ namespace: String, _ key: [UInt8], _ value: some SharedCacheValue) -> [UInt8] {
+        SharedEnvelope(storedAtMilliseconds: 1_700_000_000_000, expiresAtMilliseconds: 1_700_000_060_000,
+                       staleUntilMilliseconds: 1_700_000_660_000, key: SharedEnvelope.key(namespace: namespace, key: key),
+                       validator: value.cacheValidator, value: value.sharedCacheBytes).encoded ?? []
+    }
+
     @Test func seedsAreCurrent() {
         let seeds: [(name: String, bytes: [UInt8])] = [
             ("rates-full", RateTableSharedCacheTests.full.sharedCacheBytes),
             ("rates-empty", RateTable(rates: [:], updated: 0, source: "").sharedCacheBytes),
             ("history-block", HistoryBlockSharedCacheTests.block.sharedCacheBytes),
             ("history-empty", HistoryBlock(firstDay: 0, dayCount: 0, series: [:], fetchedAt: 0).sharedCacheBytes),
+            // Whole envelopes as a replica stores them at the fuzz's clock (1_700_000_000_000 ms),
+            // under the fuzz's keys, and the steward script's status fields.
+            ("envelope-rates", Self.envelope("rates", Array("table".utf8), RateTableSharedCacheTests.full)),
+            ("envelope-history", Self.envelope("history", Array("bitstamp:USD:2000:20009".utf8), HistoryBlockSharedCacheTests.block)),
+            ("steward-status", Array("1\n30\n0\n2\n0\n3.5\n0.25\n0,3,1;2,1,0".utf8)),
         ]
         #expect(FuzzSeeds.findings(target: "shared-values", seeds: seeds) == [])
     }

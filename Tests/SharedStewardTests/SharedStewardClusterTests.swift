@@ -1,3 +1,4 @@
+import Foundation
 import Redis
 import Testing
 import TestSupport
@@ -176,6 +177,42 @@ struct SharedStewardClusterTests {
         #expect(status.requestsLast10s == 2 && status.scope == "replica", "both requests, as this replica counted them")
         server.resume()
         #expect(await waitUntil(timeout: 15) { await Self.admitted(a, "coinbase")?.shared == true })
+        await server.stop()
+    }
+
+    /// A provider's hash written by someone else: fields that are not finite numbers of their
+    /// kind are dropped, the others clamped, so no hash blocks a provider past the caps (the
+    /// script's clamps, read through the Swift ones).
+    @Test func aHostileHashIsClampedByTheScript() async throws {
+        let server = try await RedisServerProcess.start()
+        let client = RedisClient(configuration: RedisConfiguration(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 5_000))
+        let state = try Self.replica(server)
+        let far = String(Date().timeIntervalSince1970 + 1e9)
+        let hashes: [[String]] = [
+            ["tk", "-1000000"], ["tk", "-1e308"], ["tk", "nan"], ["tk", "inf"], ["tu", far],
+            ["cs", "1", "cu", far], ["cs", "1", "cu", "1e308"], ["cs", "2", "cp", far],
+            ["bs", "1", "bu", far], ["bs", "2", "bp", far], ["bo", "1e308", "bs", "1", "bu", "x"],
+            ["cs", "7"], ["rw", "99999999999,5,9;-5,1000000000000,1"],
+        ]
+        for (index, fields) in hashes.enumerated() {
+            let provider = "open-library-\(index)"
+            _ = try await client.eval("redis.call('DEL', KEYS[1]); return redis.call('HSET', KEYS[1], unpack(ARGV))",
+                                      keys: ["almanac:steward:\(provider)"], arguments: fields)
+            let admission = await state.admit(provider, Self.go, now: Self.now)
+            if case .skipped(let reason, let seconds) = admission {
+                let cap = reason == .cooldown ? Self.configuration().limits.maxCooldownSeconds : 60
+                #expect(seconds <= cap, "\(fields): \(admission)")
+            }
+            #expect(state.statuses(now: Self.now).contains { $0.provider == provider }, "\(fields)")
+        }
+        // The budget's hashes: admitted at once, or within a token's refill.
+        for fields in [["tk", "-1000000"], ["tk", "-1e308"]] {
+            _ = try await client.eval("redis.call('DEL', KEYS[1]); return redis.call('HSET', KEYS[1], unpack(ARGV))",
+                                      keys: ["almanac:steward:open-library"], arguments: fields)
+            let admission = await state.admit("open-library", AdmissionRequest(maxWaitSeconds: 0.25), now: Self.now)
+            if case .skipped(_, let seconds) = admission { #expect(seconds <= 0.25 + 2 / 0.001, "\(admission)") }
+        }
+        await client.shutdown()
         await server.stop()
     }
 }

@@ -12,8 +12,8 @@ import Testing
     @Test func theCommonPartCarriesTheRulesAndRedisTimeByDefault() {
         let args = call(.allowsRetry(retriesInFlight: 2))
         // op, clock, rate, burst, max cooldown, breaker failures, retry %, stale probe, first and
-        // longest opening, retry window, TTL; then retries in flight and the floor.
-        #expect(args == ["retry", "", "5.0", "10", "300.0", "5", "10", "8.0", "1.0", "60.0", "10", "600000", "2", "3"])
+        // longest opening, retry window, TTL, longest queue wait; then retries in flight and the floor.
+        #expect(args == ["retry", "", "5.0", "10", "300.0", "5", "10", "8.0", "1.0", "60.0", "10", "600000", "0.25", "2", "3"])
         #expect(call(.allowsRetry(retriesInFlight: 0), pinned: 12.5)[1] == "12.5")
     }
 
@@ -36,10 +36,10 @@ import Testing
         #expect(StewardScriptCall.number(.infinity) == "1000000000000000.0")
         #expect(StewardScriptCall.number(-.infinity) == "-1000000000000000.0")
         #expect(StewardScriptCall.number(.nan) == "0")
-        #expect(call(.admit(AdmissionRequest(maxWaitSeconds: -1)))[12] == "0.0")
+        #expect(call(.admit(AdmissionRequest(maxWaitSeconds: -1)))[13] == "0.0")
         // A negative rate or a zero burst: as `TokenBucket` reads them.
         let odd = call(.allowsRetry(retriesInFlight: -1), budget: ProviderBudget(maxRequestsPerSecond: -3, burst: 0))
-        #expect(odd[12] == "0")
+        #expect(odd[13] == "0")
         #expect(odd[2] == "0.0" && odd[3] == "1")
     }
 

@@ -18,6 +18,9 @@ struct StewardScriptParityTests {
         configuration.limits.staleProbeSeconds = 2
         configuration.limits.retryBudgetPercent = 30
         configuration.budgets["budgeted"] = ProviderBudget(maxRequestsPerSecond: 2, burst: 3)
+        // The longest wait a sequence asks for (5/8 s): the steward never asks for more than
+        // this, and the script bounds the token debt it reads with it.
+        configuration.maxQueueMs = 625
         return configuration
     }
 

@@ -1,6 +1,7 @@
 import Cache
 import HTTPClient
 import HTTPServer
+import Rates
 import Redis
 
 /// The module-level configurations derived from the operator's one file, so each module
@@ -31,10 +32,28 @@ extension AlmanacConfiguration {
 
     /// The shared layer's settings: a fill lock lives as long as one load may take (the
     /// upstream request deadline) plus a second of margin, so a replica that died mid-load
-    /// delays the others' takeover by no more than that.
+    /// delays the others' takeover by no more than that. A replica waiting for another's load
+    /// waits at most half the request deadline, then loads by itself in the other half: a dead
+    /// holder never makes a request outlive its deadline. Values read back may claim no longer
+    /// lifetimes than each namespace's configured TTLs (`sharedValueLimits`).
     public var sharedCacheSettings: SharedCacheLayer.Settings {
         SharedCacheLayer.Settings(keyPrefix: Array(cache.redis.keyPrefix.utf8), maxValueBytes: cache.redis.maxValueBytes,
-                                  lockMilliseconds: upstream.steward.requestDeadlineMs + 1_000)
+                                  lockMilliseconds: upstream.steward.requestDeadlineMs + 1_000,
+                                  waitLimitSeconds: Double(upstream.steward.requestDeadlineMs) / 2_000,
+                                  valueLimits: sharedValueLimits)
+    }
+
+    /// Per shared namespace, the longest freshness and stale window its loads give: rates and
+    /// books their configured TTLs (a book not found has its own, usually shorter, TTL), history
+    /// blocks at most `rates.history.ttlSeconds` fresh and as long again stale.
+    var sharedValueLimits: [String: SharedValueLimits] {
+        let bookTTL = max(books.ttlSeconds, books.notFoundTtlSeconds)
+        return [
+            RatesService.namespaceName: SharedValueLimits(ttlSeconds: rates.ttlSeconds, staleSeconds: rates.staleSeconds),
+            HistoryService.namespaceName: SharedValueLimits(ttlSeconds: history.ttlSeconds, staleSeconds: history.ttlSeconds),
+            "books": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
+            "covers": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
+        ]
     }
 
     /// The Redis password as text, when the URL has one (masked in logs wherever it appears).

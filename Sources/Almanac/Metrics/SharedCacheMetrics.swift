@@ -1,3 +1,4 @@
+import Base
 import Cache
 
 /// The shared cache layer's (L2, Redis) state and counters, read from `SharedCacheLayer.stats()`
@@ -21,6 +22,12 @@ enum SharedCacheMetrics {
             counter("almanac_cache_l2_oversized_total", "Values kept in memory only because they exceed cache.redis.maxValueBytes.", stats.oversized),
             counter("almanac_cache_l2_purges_total", "Purges carried out in the shared cache (and announced to every replica).", stats.purges),
             counter("almanac_cache_l2_resyncs_total", "Times this replica expired its shared entries because purge messages may have been lost (Redis reconnects).", stats.gaps),
+            MetricFamily(name: "almanac_cache_l2_rejected_total",
+                         help: "Values read from the shared cache and refused (not written by almanac for that key, or claiming longer lifetimes than configured), treated as absent and deleted.",
+                         kind: .counter,
+                         samples: stats.rejected.sorted { ($0.key.namespace + ":" + $0.key.reason.rawValue).utf8Precedes($1.key.namespace + ":" + $1.key.reason.rawValue) }
+                             .map { MetricFamily.Sample(labels: [("namespace", $0.key.namespace), ("reason", $0.key.reason.rawValue)],
+                                                        value: .number(Double($0.value))) }),
         ]
     }
 }

@@ -25,6 +25,16 @@ extension HistoryBlock: SharedCacheValue {
         return writer.bytes
     }
 
+    /// A block ends on its key's `through` day (`HistoryBlockPlan.key`: the fetch span's last
+    /// day), and holds at least that day: a block of other days under this key is refused. The
+    /// key's provider and series are the envelope's to check.
+    public func belongs(toSharedCacheKey key: [UInt8]) -> Bool {
+        guard dayCount >= 1, let colon = key.lastIndex(of: UInt8(ascii: ":")) else { return false }
+        var lastDay: [UInt8] = []
+        ASCIIDecimal.append(Int(truncatingIfNeeded: firstDay &+ Int64(dayCount) &- 1), to: &lastDay)
+        return key[(colon + 1)...].elementsEqual(lastDay)
+    }
+
     /// Day numbers of the years 0000–9999.
     static let writableDays = TimestampText.writableRange.lowerBound / 86_400...TimestampText.writableRange.upperBound / 86_400
 

@@ -69,6 +69,28 @@ struct TestServer {
             response.headers.add("X-Filler", String(repeating: "h", count: kib * 1024))
             return .ready(response)
         }
+        // A handler that copies hostile bytes into a header (as a value from Redis or an
+        // upstream could): the response writer must refuse it.
+        router.get("/unsafe-header/{kind}") { _, params in
+            var response = HTTPResponse(body: Array("must not be sent".utf8))
+            switch params["kind"] ?? "" {
+            case "crlf": response.headers.add("ETag", "\"x\"\r\nSet-Cookie: session=stolen")
+            case "lf": response.headers.add("Location", "/a\nSet-Cookie: session=stolen")
+            case "nul": response.headers.add("X-Note", "a\u{0}b")
+            case "tab": response.headers.add("X-Note", "a\tb")
+            case "del": response.headers.add("X-Note", "a\u{7F}b")
+            case "name": response.headers.add("X-A\r\nSet-Cookie", "session=stolen")
+            case "colon": response.headers.add("X-A: b", "c")
+            case "pending":
+                return .pending {
+                    var late = HTTPResponse(body: Array("must not be sent".utf8))
+                    late.headers.add("ETag", "\"x\"\r\nSet-Cookie: session=stolen")
+                    return late
+                }
+            default: response.headers.add("X-Note", "plain é text")
+            }
+            return .ready(response)
+        }
         router.get("/no-content") { _, _ in .ready(HTTPResponse(status: .noContent)) }
         router.get("/not-modified") { _, _ in .ready(HTTPResponse(status: .notModified, headers: ["ETag": "\"1\""])) }
         router.add("POST", "/upload") { request, _ in

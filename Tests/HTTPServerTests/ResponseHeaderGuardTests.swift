@@ -1,0 +1,51 @@
+import TestSupport
+import Testing
+@testable import HTTPServer
+
+/// The response writer's last line of defence: no header name or value with a control byte
+/// is ever written, whatever a handler put there.
+@Suite struct ResponseHeaderGuardTests {
+    @Test func onlyTokenNamesAndControlFreeValuesPass() {
+        let safe: HTTPHeaders = ["ETag": "\"abc\"", "Cache-Control": "public, max-age=60", "X-Note": "plain é text", "Empty": ""]
+        #expect(ResponseHeaderGuard.firstUnsafeField(safe) == nil)
+        for value in ["\"x\"\r\nSet-Cookie: a=b", "a\rb", "a\nb", "a\u{0}b", "a\tb", "a\u{7F}b", "a\u{1B}[31m"] {
+            var headers = safe
+            headers.add("X-Late", value)
+            #expect(ResponseHeaderGuard.firstUnsafeField(headers) == 4, "\(value.debugDescription)")
+        }
+        for name in ["", "X-A\r\nSet-Cookie", "X A", "X-A:", "Ünicode", "X\u{0}"] {
+            var headers = HTTPHeaders()
+            headers.add(name, "v")
+            #expect(ResponseHeaderGuard.firstUnsafeField(headers) == 0, "\(name.debugDescription)")
+        }
+    }
+
+    @Test func theLogNamesTheFieldWithoutItsBytes() {
+        let field = HTTPHeaders.Field(name: "X-A\r\nSet-Cookie", value: "secret")
+        #expect(ResponseHeaderGuard.describe(field) == "X-A??Set-Cookie")
+    }
+}
+
+extension EndToEnd {
+    /// Over a socket: every kind of hostile header answers 500, never the header, and the
+    /// server's log says why; ready and pending responses alike.
+    @Suite struct UnsafeHeaders {
+        @Test func aHeaderWithAControlByteIsA500() async throws {
+            let t = try TestServer.start()
+            for kind in ["crlf", "lf", "nul", "tab", "del", "name", "colon", "pending"] {
+                let c = try TestClient(port: t.port)
+                try await c.send(Array("GET /unsafe-header/\(kind) HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+                let response = try await c.readResponse()
+                #expect(response.status == 500, "\(kind)")
+                #expect(response.header("Set-Cookie") == nil, "\(kind)")
+                #expect(response.header("Content-Type") == "application/problem+json", "\(kind)")
+                #expect(!response.bodyText.contains("must not be sent"), "\(kind)")
+            }
+            #expect(t.errors.all.filter { $0.contains("holds a control character") }.count == 8, "\(t.errors.all)")
+            let plain = try TestClient(port: t.port)
+            try await plain.send(Array("GET /unsafe-header/none HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+            #expect(try await plain.readResponse().status == 200)
+            await t.stop()
+        }
+    }
+}
