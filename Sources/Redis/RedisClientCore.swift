@@ -22,6 +22,8 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
     private var armedDeadline: Nanos?
     private var healthTimer: DispatchSourceTimer?
     private var repliesSinceHealthCheck = 0
+    /// The TLS context for `rediss://` (made once), or why it cannot be made; nil for `redis://`.
+    private let tlsContext: Result<RedisTLSContext, RedisTLSFailure>?
 
     /// Out-of-band RESP3 pushes (pub/sub messages and confirmations), on `queue`.
     var pushHandler: ((RESPValue) -> Void)?
@@ -38,6 +40,7 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
 
     init(configuration: RedisConfiguration, label: String) {
         self.configuration = configuration
+        tlsContext = configuration.url.tls ? RedisTLSContext.make(configuration.tls) : nil
         queue = DispatchQueue(label: label)
         poller = SocketReadinessPoller<RedisConnection>(queue: queue)
         // Any value will do: the jitter only keeps replicas from reconnecting in lockstep.
@@ -169,11 +172,33 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
         case .failed(let reason):
             connect(to: addresses.dropFirst(), attempt: attempt, firstFailure: firstFailure ?? reason)
         case .connected(let fd), .inProgress(let fd):
+            var session: RedisTLSSession?
+            switch tlsSession(fd: fd) {
+            case .success(let made):
+                session = made
+            case .failure(let failure):
+                RedisSocket.closeDescriptor(fd)
+                run(machine.connectionFailed(failure.description, now: Self.now()))
+                return
+            }
             remainingAddresses = addresses.dropFirst()
             firstConnectFailure = firstFailure
             let connection = RedisConnection(fd: fd, address: address, connecting: true, poller: poller,
-                                             limits: configuration.parserLimits, delegate: self)
+                                             limits: configuration.parserLimits, tls: session, delegate: self)
             self.connection = connection
+        }
+    }
+
+    /// A TLS session for a new socket (nil for `redis://`), checked against
+    /// `cache.redis.tls.serverName` or else the host connected to.
+    private func tlsSession(fd: Int32) -> Result<RedisTLSSession?, RedisTLSFailure> {
+        guard let tlsContext else { return .success(nil) }
+        switch tlsContext {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let context):
+            let name = configuration.tls.serverName ?? configuration.url.host
+            return RedisTLSSession.make(context: context, fd: fd, name: name).map { $0 }
         }
     }
 

@@ -2,6 +2,8 @@
 public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// Where, as whom, which database. Its password is redacted in `description`.
     public var url: RedisURL
+    /// How TLS is verified when the URL is `rediss://` (ignored for `redis://`).
+    public var tls: RedisTLSConfiguration
     /// Every call fails with `RedisError.timeout` when its reply has not arrived this long after
     /// the call was made (including any wait for the connection).
     public var timeoutMilliseconds: Int
@@ -18,6 +20,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
     public var parserLimits: RESPParserLimits
 
     public init(url: RedisURL,
+                tls: RedisTLSConfiguration = RedisTLSConfiguration(),
                 timeoutMilliseconds: Int = 50,
                 connectTimeoutMilliseconds: Int = 1_000,
                 reconnectInitialDelayMilliseconds: Int = 50,
@@ -26,6 +29,7 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
                 clientName: String = "almanac",
                 parserLimits: RESPParserLimits = RESPParserLimits()) {
         self.url = url
+        self.tls = tls
         self.timeoutMilliseconds = max(1, timeoutMilliseconds)
         self.connectTimeoutMilliseconds = max(1, connectTimeoutMilliseconds)
         self.reconnectInitialDelayMilliseconds = max(1, reconnectInitialDelayMilliseconds)
