@@ -61,8 +61,9 @@ public final class AlmanacApp: Sendable {
             sharedUp = { shared.isAvailable }
         }
         // Which primary is in use matters only when Sentinel chooses it.
-        let sharedPrimary: (@Sendable () -> String?)? = redis.flatMap { redis in
-            redis.client.configuration.sentinel == nil ? nil : { redis.client.serverAddress }
+        var sharedPrimary: (@Sendable () -> String?)?
+        if let client = redis?.client, client.configuration.sentinel != nil {
+            sharedPrimary = { client.serverAddress }
         }
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
         // With Redis, the replicas share cooldowns, breakers and budgets through it (each
