@@ -12,11 +12,7 @@ public final class RedisSentinelProcess: Sendable {
 
     /// The `redis-sentinel` on PATH, or nil.
     public static var executablePath: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
-            let path = "\(directory)/redis-sentinel"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        ChildProcess.installed("redis-sentinel")
     }
 
     /// Starts a sentinel monitoring the primary at 127.0.0.1:`primaryPort` as `masterName`,

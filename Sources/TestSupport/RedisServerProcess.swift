@@ -24,11 +24,7 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// The `redis-server` on PATH (Debian puts it in /usr/bin), or nil.
     public static var executablePath: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
-            let path = "\(directory)/redis-server"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        ChildProcess.installed("redis-server")
     }
 
     public static var isInstalled: Bool { executablePath != nil }

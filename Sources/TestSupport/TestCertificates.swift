@@ -21,11 +21,7 @@ public struct TestCertificates: Sendable {
 
     /// The `openssl` on PATH (Debian: /usr/bin/openssl), or nil.
     public static var opensslPath: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin"] {
-            let path = "\(directory)/openssl"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        ChildProcess.installed("openssl")
     }
 
     public static func make() async throws -> TestCertificates {
