@@ -1,5 +1,7 @@
 import Foundation
+import Cache
 import Redis
+import Synchronization
 import Testing
 @testable import Almanac
 
@@ -85,5 +87,27 @@ import Testing
         #expect(status == 2)
         #expect(output.err.contains("cache.redis.sentinels: cannot be combined with cache.redis.url"), "\(output.err)")
         #expect(!(output.err + output.out).contains("pw-1234"))
+    }
+}
+
+/// With Sentinel, `/readyz` and `/metrics` name the primary in use (and nothing while none is).
+@Suite struct SharedCachePrimaryReportingTests {
+    @Test func readinessAndMetricsNameThePrimaryWhileConnected() async {
+        let primary = Mutex<String?>(nil)
+        let router = AlmanacApp.makeRouter(operations: .init(isDraining: { false }, metrics: MetricsRegistry(), adminToken: nil,
+                                                             cache: FakeCache(), sharedCacheUp: { primary.withLock { $0 } != nil },
+                                                             sharedCachePrimary: { primary.withLock { $0 } }))
+        #expect(await respond(router, "GET", "/readyz").text == #"{"status":"ready","l2":"down"}"#)
+        primary.withLock { $0 = "10.0.0.21:6379" }
+        #expect(await respond(router, "GET", "/readyz").text == #"{"status":"ready","l2":"up","l2primary":"10.0.0.21:6379"}"#)
+
+        let registry = AlmanacMetrics.makeRegistry(.init(http: HTTPMetrics(), sharedCache: { SharedCacheStats() },
+                                                         sharedCachePrimary: { primary.withLock { $0 } }))
+        #expect(registry.render().contains("\nalmanac_cache_l2_primary{address=\"10.0.0.21:6379\"} 1\n"))
+        primary.withLock { $0 = nil }
+        let down = registry.render()
+        #expect(down.contains("# TYPE almanac_cache_l2_primary gauge") && !down.contains("almanac_cache_l2_primary{"))
+        #expect(!AlmanacMetrics.makeRegistry(.init(http: HTTPMetrics(), sharedCache: { SharedCacheStats() })).render()
+            .contains("almanac_cache_l2_primary"))
     }
 }
