@@ -41,103 +41,108 @@ extension FullStackTests.Binary {
             let replicaServer = Mutex<RedisServerProcess?>(nil)
             let sentinels = Mutex<[RedisSentinelProcess]>([])
             let clients = Mutex<[RedisClient]>([])
-            defer {
-                // Stopped whatever happens (the cluster stops the primary and the almanac replicas).
-                let (server, all, connections) = (replicaServer.withLock { $0 }, sentinels.withLock { $0 }, clients.withLock { $0 })
-                let done = DispatchSemaphore(value: 0)
-                Task.detached {
-                    for client in connections { await client.shutdown() }
-                    for sentinel in all { await sentinel.stop() }
-                    await server?.stop()
-                    done.signal()
-                }
-                done.wait()
-            }
-            try await Cluster.run(size: 3, script: { stub in
-                FullStackFixtures.scriptAll(stub)
-                stub.route(FullStackFixtures.googlePath) { FreshISBN.google($0) }
-            }, startRedis: {
-                let primary = try await RedisServerProcess.start()
-                let replica = try await RedisServerProcess.start(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
-                replicaServer.withLock { $0 = replica }
-                for _ in 0..<3 {
-                    let sentinel = try await RedisSentinelProcess.start(masterName: Self.masterName, primaryPort: primary.port)
-                    sentinels.withLock { $0.append(sentinel) }
-                }
-                let asking = sentinels.withLock { $0 }.map { sentinel in
-                    RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: sentinel.port),
-                                                                  timeoutMilliseconds: 2_000))
-                }
-                clients.withLock { $0 = asking }
-                // A failover needs every sentinel to know the replica and the other sentinels.
-                let settled = await waitUntil(timeout: 60) {
-                    for client in asking {
-                        let known = await Self.known(by: client)
-                        guard known.replicas == 1, known.sentinels == 2 else { return false }
+            var failure: (any Error)?
+            do {
+                try await Cluster.run(size: 3, script: { stub in
+                    FullStackFixtures.scriptAll(stub)
+                    stub.route(FullStackFixtures.googlePath) { FreshISBN.google($0) }
+                }, startRedis: {
+                    let primary = try await RedisServerProcess.start()
+                    let replica = try await RedisServerProcess.start(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+                    replicaServer.withLock { $0 = replica }
+                    for _ in 0..<3 {
+                        let sentinel = try await RedisSentinelProcess.start(masterName: Self.masterName, primaryPort: primary.port)
+                        sentinels.withLock { $0.append(sentinel) }
                     }
-                    return true
-                }
-                #expect(settled, "the sentinels found the replica and each other")
-                return primary
-            }, redisEnvironment: { _ in
-                [
-                    "ALMANAC_CACHE_REDIS_URL": "",
-                    "ALMANAC_CACHE_REDIS_SENTINELS": sentinels.withLock { $0 }.map(\.address).joined(separator: ","),
-                    "ALMANAC_CACHE_REDIS_MASTER_NAME": Self.masterName,
-                ]
-            }) { cluster in
-                let oldPrimary = "127.0.0.1:\(cluster.redis.port)"
-                let newPrimary = "127.0.0.1:\(try #require(replicaServer.withLock { $0 }).port)"
-                let asking = clients.withLock { $0 }
-                #expect(await waitUntil(timeout: 30) {
-                    for replica in 0..<cluster.size where await Self.primaryInUse(cluster, replica) != oldPrimary { return false }
-                    return true
-                }, "every replica uses the primary the sentinels name")
-                let metrics = try await cluster.get(0, "/metrics").text
-                #expect(metrics.contains("almanac_cache_l2_primary{address=\"\(oldPrimary)\"} 1"), "\(metrics.prefix(0))")
-
-                let load = Load(cluster: cluster)
-                let running = Task { await load.run(clients: 6) }
-                #expect(await waitUntil { load.completed >= 60 }, "the load is running (\(load.completed) answers)")
-                await cluster.redis.kill()
-
-                // Promotion: when a sentinel first names the replica.
-                #expect(await waitUntil(timeout: 60) {
-                    for client in asking where await Self.primary(according: client) == newPrimary { return true }
-                    return false
-                }, "the sentinels promoted the replica")
-                let promoted = ContinuousClock.now
-                let found = await waitUntil(timeout: 30) {
-                    for replica in 0..<cluster.size where await Self.primaryInUse(cluster, replica) != newPrimary { return false }
-                    return true
-                }
-                let took = ContinuousClock.now - promoted
-                #expect(found, "every replica moved to the new primary")
-                #expect(took < .seconds(10), "the replicas found the new primary \(took) after its promotion")
-
-                let atSwitch = load.completed
-                #expect(await waitUntil { load.completed >= atSwitch + 60 }, "the load goes on")
-                load.stop()
-                await running.value
-                let outcome = load.outcome
-                #expect(outcome.failures.isEmpty, "failed requests: \(outcome.failures.prefix(5))")
-                #expect(outcome.statuses.keys.sorted() == [200], "statuses: \(outcome.statuses)")
-                let moved = try await cluster.get(1, "/metrics").text
-                #expect(moved.contains("almanac_cache_l2_primary{address=\"\(newPrimary)\"} 1"))
-
-                // Cluster-wide single flight again: each cold key asked of all three at once,
-                // one upstream request.
-                for _ in 0..<5 {
-                    let isbn = FreshISBN.next()
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for replica in 0..<cluster.size {
-                            group.addTask { try await cluster.get(replica, "/v1/books/\(isbn)").status }
+                    let asking = sentinels.withLock { $0 }.map { sentinel in
+                        RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: sentinel.port),
+                                                                      timeoutMilliseconds: 2_000))
+                    }
+                    clients.withLock { $0 = asking }
+                    // A failover needs every sentinel to know the replica and the other sentinels.
+                    let settled = await waitUntil(timeout: 60) {
+                        for client in asking {
+                            let known = await Self.known(by: client)
+                            guard known.replicas == 1, known.sentinels == 2 else { return false }
                         }
-                        for try await status in group { #expect(status == 200) }
+                        return true
                     }
-                    #expect(FreshISBN.googleRequests(cluster.stub, isbn) == 1, "one upstream load for \(isbn)")
+                    #expect(settled, "the sentinels found the replica and each other")
+                    return primary
+                }, redisEnvironment: { _ in
+                    [
+                        "ALMANAC_CACHE_REDIS_URL": "",
+                        "ALMANAC_CACHE_REDIS_SENTINELS": sentinels.withLock { $0 }.map(\.address).joined(separator: ","),
+                        "ALMANAC_CACHE_REDIS_MASTER_NAME": Self.masterName,
+                    ]
+                }) { cluster in
+                    let oldPrimary = "127.0.0.1:\(cluster.redis.port)"
+                    let newPrimary = "127.0.0.1:\(try #require(replicaServer.withLock { $0 }).port)"
+                    let asking = clients.withLock { $0 }
+                    #expect(await waitUntil(timeout: 30) {
+                        for replica in 0..<cluster.size where await Self.primaryInUse(cluster, replica) != oldPrimary { return false }
+                        return true
+                    }, "every replica uses the primary the sentinels name")
+                    let metrics = try await cluster.get(0, "/metrics").text
+                    #expect(metrics.contains("almanac_cache_l2_primary{address=\"\(oldPrimary)\"} 1"), "\(metrics.prefix(0))")
+
+                    let load = Load(cluster: cluster)
+                    let running = Task { await load.run(clients: 6) }
+                    #expect(await waitUntil { load.completed >= 60 }, "the load is running (\(load.completed) answers)")
+                    await cluster.redis.kill()
+
+                    // Promotion: when a sentinel first names the replica.
+                    #expect(await waitUntil(timeout: 60) {
+                        for client in asking where await Self.primary(according: client) == newPrimary { return true }
+                        return false
+                    }, "the sentinels promoted the replica")
+                    let promoted = ContinuousClock.now
+                    let found = await waitUntil(timeout: 30) {
+                        for replica in 0..<cluster.size where await Self.primaryInUse(cluster, replica) != newPrimary { return false }
+                        return true
+                    }
+                    let took = ContinuousClock.now - promoted
+                    #expect(found, "every replica moved to the new primary")
+                    #expect(took < .seconds(10), "the replicas found the new primary \(took) after its promotion")
+
+                    let atSwitch = load.completed
+                    #expect(await waitUntil { load.completed >= atSwitch + 60 }, "the load goes on")
+                    load.stop()
+                    await running.value
+                    let outcome = load.outcome
+                    #expect(outcome.failures.isEmpty, "failed requests: \(outcome.failures.prefix(5))")
+                    #expect(outcome.statuses.keys.sorted() == [200], "statuses: \(outcome.statuses)")
+                    let moved = try await cluster.get(1, "/metrics").text
+                    #expect(moved.contains("almanac_cache_l2_primary{address=\"\(newPrimary)\"} 1"))
+
+                    // Cluster-wide single flight again: each cold key asked of all three at once,
+                    // one upstream request.
+                    for _ in 0..<5 {
+                        let isbn = FreshISBN.next()
+                        try await withThrowingTaskGroup(of: Int.self) { group in
+                            for replica in 0..<cluster.size {
+                                group.addTask { try await cluster.get(replica, "/v1/books/\(isbn)").status }
+                            }
+                            for try await status in group { #expect(status == 200) }
+                        }
+                        let redisLines = (0..<cluster.size).map { replica in
+                            cluster.stdout(replica).split(separator: "\n").filter { $0.contains("Redis") }.suffix(6).joined(separator: "\n")
+                        }
+                        #expect(FreshISBN.googleRequests(cluster.stub, isbn) == 1,
+                                "one upstream load for \(isbn); the replicas' Redis lines: \(redisLines)")
+                    }
                 }
+            } catch {
+                failure = error
             }
+            // Stopped whatever happened (the cluster stops the primary and the almanac replicas).
+            for client in clients.withLock({ $0 }) { await client.shutdown() }
+            for sentinel in sentinels.withLock({ $0 }) {
+                if failure != nil { Issue.record("sentinel \(sentinel.port) log: \(sentinel.log.suffix(2000))") }
+                await sentinel.stop()
+            }
+            await replicaServer.withLock({ $0 })?.stop()
+            if let failure { throw failure }
         }
     }
 }
