@@ -181,10 +181,10 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
         armTimer()
     }
 
-    /// A sentinel announced a new primary: move to it now unless already there.
-    /// Every sentinel announces the same switch: the first moves the connection, and the others
-    /// (arriving while it is being made, when the primary is looked up again) change nothing,
-    /// since a second reconnect would fail the calls of the first.
+    /// A sentinel announced a new primary: move to it now unless already there. Every sentinel
+    /// announces the same switch: the first moves the connection, and the others (arriving
+    /// while it is being made, when the primary is looked up again) change nothing, since a
+    /// second reconnect would fail the calls of the first.
     private func primarySwitched(to primary: RedisEndpoint) {
         guard primary != targetPrimary else { return }
         run(machine.reconnectNow("the primary moved to \(primary)", now: Self.now()))
