@@ -43,4 +43,27 @@ struct RedisSentinelClientTests {
         await replica.stop()
         await primary.stop()
     }
+
+    /// A sentinel that names a replica (here: told to monitor one) is not believed: `ROLE`
+    /// ends the handshake, and the client never writes there.
+    @Test func aServerThatIsNotThePrimaryIsRefused() async throws {
+        let primary = try await RedisServerProcess.start()
+        let replica = try await RedisServerProcess.start(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+        let sentinel = try await RedisSentinelProcess.start(masterName: "wrong", primaryPort: replica.port, quorum: 1)
+        let client = RedisClient(configuration: RedisConfiguration(
+            url: RedisURL(host: "wrong"), sentinel: RedisSentinelConfiguration(
+                sentinels: [RedisEndpoint(host: "127.0.0.1", port: sentinel.port)], masterName: "wrong"),
+            timeoutMilliseconds: 2_000, healthCheckIntervalMilliseconds: 0))
+        do {
+            try await client.set("almanac:never", "x")
+            Issue.record("wrote to a replica")
+        } catch {
+            #expect(error.description.contains("127.0.0.1:\(replica.port) is not the primary"), "\(error)")
+        }
+        #expect(client.serverAddress == nil)
+        await client.shutdown()
+        await sentinel.stop()
+        await replica.stop()
+        await primary.stop()
+    }
 }
