@@ -199,11 +199,8 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
                 readWaitsForWritable = true
                 setInterest(.readingAndWriting)
                 return
-            case .closed:
-                fail("connection closed by the server")
-                return
-            case .failed(let reason):
-                fail(reason)
+            case .closed, .failed:
+                fail(outcome.endingReason ?? "TLS failure")
                 return
             }
         }
@@ -264,11 +261,8 @@ final class RedisConnection: SocketReadinessHandler, @unchecked Sendable {
                 writeWaitsForReadable = true
                 setInterest(.reading)
                 return
-            case .closed:
-                fail("connection closed by the server")
-                return
-            case .failed(let reason):
-                fail(reason)
+            case .closed, .failed:
+                fail(outcome.endingReason ?? "TLS failure")
                 return
             }
         }

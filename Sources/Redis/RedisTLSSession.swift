@@ -26,6 +26,15 @@ final class RedisTLSSession {
         /// The server closed the connection (cleanly or not).
         case closed
         case failed(String)
+
+        /// Why the connection ends, for `.closed` and `.failed`; nil for the others.
+        var endingReason: String? {
+            switch self {
+            case .closed: return "connection closed by the server"
+            case .failed(let reason): return reason
+            case .bytes, .wantRead, .wantWrite: return nil
+            }
+        }
     }
 
     /// A session on connected socket `fd` expecting a certificate for `name`.
