@@ -41,11 +41,17 @@ extension FullStackTests.Binary {
             let replicaServer = Mutex<RedisServerProcess?>(nil)
             let sentinels = Mutex<[RedisSentinelProcess]>([])
             let clients = Mutex<[RedisClient]>([])
+            let coldISBN = FreshISBN.next()
+            let coldGate = ThreadGate(limit: 30)
             var failure: (any Error)?
             do {
                 try await Cluster.run(size: 3, script: { stub in
                     FullStackFixtures.scriptAll(stub)
                     stub.route(FullStackFixtures.googlePath) { FreshISBN.google($0) }
+                    stub.route(FullStackFixtures.googleTarget(coldISBN)) { request in
+                        coldGate.wait()
+                        return FreshISBN.google(request)
+                    }
                 }, startRedis: {
                     let primary = try await RedisServerProcess.start()
                     let replica = try await RedisServerProcess.start(arguments: ["--replicaof", "127.0.0.1", String(primary.port)])
@@ -115,26 +121,34 @@ extension FullStackTests.Binary {
                     let moved = try await cluster.get(1, "/metrics").text
                     #expect(moved.contains("almanac_cache_l2_primary{address=\"\(newPrimary)\"} 1"))
 
-                    // Cluster-wide single flight again: each cold key asked of all three at once,
-                    // one upstream request.
-                    for _ in 0..<5 {
-                        let isbn = FreshISBN.next()
-                        try await withThrowingTaskGroup(of: Int.self) { group in
+                    // Cluster-wide single flight again: a cold key asked of all three replicas at
+                    // once while the upstream holds the first request costs one upstream request.
+                    let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+                        for index in 0..<(2 * cluster.size) {
+                            group.addTask { try await cluster.get(index % cluster.size, "/v1/books/\(coldISBN)").status }
+                        }
+                        let allWaiting = await waitUntil {
+                            guard coldGate.waiting >= 1 else { return false }
                             for replica in 0..<cluster.size {
-                                group.addTask { try await cluster.get(replica, "/v1/books/\(isbn)").status }
+                                guard let loads = try? await cluster.cacheFigure(replica, "books", "loadsInFlight"),
+                                      loads >= 1 else { return false }
                             }
-                            for try await status in group { #expect(status == 200) }
+                            return true
                         }
-                        let redisLines = (0..<cluster.size).map { replica in
-                            cluster.stdout(replica).split(separator: "\n").filter { $0.contains("Redis") }.suffix(6).joined(separator: "\n")
-                        }
-                        #expect(FreshISBN.googleRequests(cluster.stub, isbn) == 1,
-                                "one upstream load for \(isbn); the replicas' Redis lines: \(redisLines)")
+                        #expect(allWaiting, "one upstream request held, a load on every replica")
+                        #expect(coldGate.waiting == 1, "\(coldGate.waiting) upstream requests at once")
+                        coldGate.open()
+                        var statuses: [Int] = []
+                        for try await status in group { statuses.append(status) }
+                        return statuses
                     }
+                    #expect(answers == Array(repeating: 200, count: 2 * cluster.size), "\(answers)")
+                    #expect(FreshISBN.googleRequests(cluster.stub, coldISBN) == 1, "one upstream load for the cluster")
                 }
             } catch {
                 failure = error
             }
+            coldGate.open()
             // Stopped whatever happened (the cluster stops the primary and the almanac replicas).
             for client in clients.withLock({ $0 }) { await client.shutdown() }
             for sentinel in sentinels.withLock({ $0 }) {
