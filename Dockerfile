@@ -7,7 +7,7 @@
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4-openssl-dev zlib1g-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4-openssl-dev zlib1g-dev libssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Manifest first so the dependency-free resolve is cached apart from source edits.
@@ -24,8 +24,9 @@ RUN swift build -c release --static-swift-stdlib --product almanac \
 
 # ---- runtime -----------------------------------------------------------------------
 FROM debian:bookworm-slim AS runtime
+# libssl3: the Redis client's TLS (rediss://) links OpenSSL directly, not only through libcurl.
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4 ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libcurl4 libssl3 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 almanac \
  && useradd --system --uid 10001 --gid almanac --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin almanac

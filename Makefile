@@ -16,11 +16,11 @@ SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 ALMANAC_COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
 export ALMANAC_COMMIT
 
-## Install libcurl's and zlib's headers when missing (Debian/Ubuntu).
+## Install libcurl's, zlib's and OpenSSL's headers when missing (Debian/Ubuntu).
 deps:
-	@if ! pkg-config --exists libcurl zlib 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ] || [ ! -f /usr/include/zlib.h ]; then \
-	  echo "installing libcurl4-openssl-dev zlib1g-dev"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev zlib1g-dev pkg-config; \
+	@if ! pkg-config --exists libcurl zlib openssl 2>/dev/null || [ ! -f /usr/include/x86_64-linux-gnu/curl/curl.h -a ! -f /usr/include/curl/curl.h ] || [ ! -f /usr/include/zlib.h ] || [ ! -f /usr/include/openssl/ssl.h ]; then \
+	  echo "installing libcurl4-openssl-dev zlib1g-dev libssl-dev"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev zlib1g-dev libssl-dev pkg-config; \
 	fi
 	@# The Redis client's tests start their own redis-server (never a mock).
 	@if ! command -v redis-server >/dev/null 2>&1; then \
@@ -35,13 +35,18 @@ docker-deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mmdebstrap openssl; \
 	fi
 
-## Test-only Python packages: forex-python (with requests, simplejson), whose BtcConverter the
+## openssl and redis-sentinel for the Redis TLS and Sentinel tests. Test-only Python packages: forex-python (with requests, simplejson), whose BtcConverter the
 ## history end-to-end test drives against almanac; PyYAML and nginx for the deployment check
 ## (scripts/deploy_test.py). Installed only when missing.
 test-deps:
 	@command -v jq >/dev/null && command -v curl >/dev/null && command -v nginx >/dev/null || { \
 	  echo "installing jq curl (the README tour's commands) nginx-light (nginx -t on deploy/nginx.conf)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl nginx-light; }
+	@# Redis over TLS and behind Sentinel: the tests make their certificates with openssl and
+	@# start real redis-sentinel processes.
+	@command -v openssl >/dev/null && command -v redis-sentinel >/dev/null || { \
+	  echo "installing openssl redis-sentinel (Redis TLS and Sentinel tests)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssl redis-sentinel; }
 	@# promtool (Debian's prometheus package): the alert rules' checks and unit tests.
 	@command -v promtool >/dev/null || { \
 	  echo "installing prometheus (promtool: deploy/prometheus/alerts.yml checks)"; \

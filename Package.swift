@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// almanac: no Swift package dependencies, only the toolchain and libcurl (system library).
+// almanac: no Swift package dependencies, only the toolchain and C libraries (libcurl, zlib, OpenSSL) as system libraries.
 import PackageDescription
 
 /// The git commit to embed (`almanac --version`, `GET /`, `almanac_build_info`): the
@@ -30,6 +30,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // OpenSSL for Redis over TLS (rediss://), linked into the Redis client only (Debian: libssl-dev).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // epoll(7) headers for the server's poller (Linux only; no library to link).
         .systemLibrary(name: "CEpoll"),
         // What every layer needs once: JSON string escaping, ASCII decimals, content digests,
@@ -47,8 +53,8 @@ let package = Package(
         // the steward between it and the HTTP client; every domain asks its providers through it.
         .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"]),
         // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
-        // implements the cache's SharedCacheBackend.
-        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"]),
+        // implements the cache's SharedCacheBackend; TLS through OpenSSL.
+        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache", "COpenSSL"]),
         // The steward's state shared by a cluster's replicas through Redis (Lua scripts on
         // Redis time, local fallback while Redis is away).
         .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"]),

@@ -10,12 +10,12 @@
 //                                the parser target itself, as before)
 //   Sources/RESPFuzz/Linked/     the pure RESP files from ../Sources/Redis (RESP*.swift)
 //   Sources/SharedValuesFuzz/Linked/  the shared-value checks from ../Sources/TestSupport
-//   Sources/Linked/<Module>/     every file of ../Sources/{Base,CCurl,CEpoll,CZlib,CBuildInfo,HTTPClient,
+//   Sources/Linked/<Module>/     every file of ../Sources/{Base,CCurl,CEpoll,CZlib,COpenSSL,CBuildInfo,HTTPClient,
 //                                HTTPServer,Upstream,Cache,Gzip,Rates,Books,Redis,SharedSteward,Almanac},
 //                                rebuilt here as the same modules with the same dependencies
 // (SwiftPM refuses a target path that is a symlink to a directory outside the package, hence
-// one symlink per file.) The only non-toolchain dependency is libcurl, a system library
-// (libcurl4-openssl-dev), exactly as in the root package; no Swift package dependencies.
+// one symlink per file.) The only non-toolchain dependencies are system libraries (libcurl,
+// zlib, OpenSSL), exactly as in the root package; no Swift package dependencies.
 // The `app` target (AppFuzz) drives the whole app: it needs HTTPServer and Almanac as well.
 import PackageDescription
 
@@ -40,7 +40,8 @@ let package = Package(
                 path: linked + "HTTPServer"),
         // No commit string here: the fuzz build's binary says "unknown", which nothing checks.
         .target(name: "CBuildInfo", path: linked + "CBuildInfo", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache"], path: linked + "Redis"),
+        .systemLibrary(name: "COpenSSL", path: linked + "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache", "COpenSSL"], path: linked + "Redis"),
         .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"], path: linked + "SharedSteward"),
         .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
                 path: linked + "Almanac", resources: [.embedInCode("OpenAPI/openapi.json")]),

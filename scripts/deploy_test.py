@@ -10,6 +10,10 @@
   started once every replica is healthy, publishing the port nginx.conf listens on.
 - every replica's environment (compose's `${VAR:-default}` expanded as compose would with the
   variable unset) is accepted by `almanac check-config`: no unknown key, no bad value.
+- compose.sentinel.yaml parses and has what docs/operations.md "Redis over TLS and behind
+  Sentinel" promises: three replicas finding the primary through three Sentinels (no URL), a
+  primary and a replica of it, the Sentinels monitoring the primary with a quorum of 2; each
+  replica's environment is accepted by `almanac check-config`.
 - deploy/nginx.conf names exactly the replica services, and nginx accepts it (`nginx -t`,
   through `scripts/cluster.sh check-nginx`, which rewrites the addresses to loopback exactly
   as `make cluster` does before running it).
@@ -134,7 +138,43 @@ def check_cluster():
     check(not left, f"Ctrl-C stopped every process of make cluster (left: {left})")
 
 
+def check_config(name, env):
+    """`almanac check-config` accepts `env` (the replica's configuration)."""
+    if check(os.access(BIN, os.X_OK), f"no almanac binary at {BIN} (swift build first)"):
+        result = subprocess.run([BIN, "check-config"], env={"PATH": "/usr/bin:/bin", **env},
+                                cwd=DEPLOY, capture_output=True, text=True, timeout=30)
+        check(result.returncode == 0, f"{name}: almanac check-config exit {result.returncode}: {result.stderr.strip()}")
+
+
+def check_sentinel_compose():
+    with open(os.path.join(DEPLOY, "compose.sentinel.yaml")) as f:
+        compose = yaml.safe_load(f)
+    services = compose.get("services", {})
+    replicas = sorted(name for name in services if name.startswith("almanac"))
+    sentinels = sorted(name for name in services if name.startswith("sentinel"))
+    check(replicas == ["almanac1", "almanac2", "almanac3"], f"sentinel compose: three replicas, got {replicas}")
+    check(sentinels == ["sentinel1", "sentinel2", "sentinel3"], f"sentinel compose: three sentinels, got {sentinels}")
+    for name in replicas:
+        env = {k: expand(v) for k, v in services[name].get("environment", {}).items()}
+        check("ALMANAC_CACHE_REDIS_URL" not in env, f"sentinel compose {name}: no cache.redis.url with sentinels")
+        listed = sorted(a.split(":")[0] for a in env.get("ALMANAC_CACHE_REDIS_SENTINELS", "").split(","))
+        check(listed == sentinels, f"sentinel compose {name}: lists the sentinel services, got {listed}")
+        check("/readyz" in " ".join(services[name].get("healthcheck", {}).get("test", [])),
+              f"sentinel compose {name}: the health check asks /readyz")
+        check_config(f"sentinel compose {name}", env)
+    primary = " ".join(services.get("redis-primary", {}).get("command", []))
+    replica = " ".join(services.get("redis-replica", {}).get("command", []))
+    check("--replicaof redis-primary 6379" in replica, f"sentinel compose: redis-replica replicates the primary, got {replica!r}")
+    check("--save" in primary and "--appendonly" in primary, "sentinel compose: persistence off on the primary")
+    for name in sentinels:
+        script = " ".join(services[name].get("command", []))
+        master = expand(services["almanac1"]["environment"].get("ALMANAC_CACHE_REDIS_MASTER_NAME", ""))
+        check(f"sentinel monitor {master} redis-primary 6379 2" in script,
+              f"sentinel compose {name}: monitors the primary as {master!r} with quorum 2")
+
+
 def main():
+    check_sentinel_compose()
     with open(os.path.join(DEPLOY, "compose.yaml")) as f:
         compose = yaml.safe_load(f)
     services = compose.get("services", {})
@@ -161,10 +201,7 @@ def main():
         check(services.get("nginx", {}).get("depends_on", {}).get(name, {}).get("condition") == "service_healthy",
               f"nginx waits for {name} to be healthy")
         # The configuration the replica would run with: check-config must accept it.
-        if check(os.access(BIN, os.X_OK), f"no almanac binary at {BIN} (swift build first)"):
-            result = subprocess.run([BIN, "check-config"], env={"PATH": "/usr/bin:/bin", **env},
-                                    cwd=DEPLOY, capture_output=True, text=True, timeout=30)
-            check(result.returncode == 0, f"{name}: almanac check-config exit {result.returncode}: {result.stderr.strip()}")
+        check_config(name, env)
 
     redis = services.get("redis", {})
     check(str(redis.get("image", "")).startswith("redis:7"), f"redis: Redis 7, got {redis.get('image')}")

@@ -89,7 +89,7 @@ link_tree() { # link_tree MODULE: every file below Sources/MODULE, same relative
     find "$dir" -maxdepth 1 -xtype l -delete
   done < <(cd "$ROOT/Sources" && find "$module" -type d)
 }
-for module in Base CCurl CEpoll CZlib CBuildInfo HTTPClient HTTPServer Upstream Cache Gzip Rates Books Redis SharedSteward Almanac; do
+for module in Base CCurl CEpoll CZlib COpenSSL CBuildInfo HTTPClient HTTPServer Upstream Cache Gzip Rates Books Redis SharedSteward Almanac; do
   link_tree "$module"
 done
 

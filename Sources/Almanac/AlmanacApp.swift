@@ -38,11 +38,16 @@ public final class AlmanacApp: Sendable {
         let redis = configuration.redisConfiguration.map { redisConfiguration in
             RedisSharedCacheBackend(client: RedisClient(configuration: redisConfiguration, onAvailabilityChange: { up in
                 if up {
-                    logger.info("shared cache: Redis connected", ["redis": .string("\(redisConfiguration.url)")])
+                    logger.info("shared cache: Redis connected", ["redis": .string(redisConfiguration.target)])
                 } else {
                     logger.warn("shared cache: Redis connection lost; serving from memory and upstream until it is back",
-                                ["redis": .string("\(redisConfiguration.url)")])
+                                ["redis": .string(redisConfiguration.target)])
                 }
+            }, onConnectionFailure: { reason in
+                // Why it cannot connect (a refused certificate, no sentinel naming the primary),
+                // once per reason: the "lost" line alone would not say.
+                logger.warn("shared cache: cannot connect to Redis; serving from memory and upstream until it can",
+                            ["redis": .string(redisConfiguration.target), "reason": .string(reason)])
             }))
         }
         let shared = redis.map { redis in
@@ -55,6 +60,11 @@ public final class AlmanacApp: Sendable {
         if let shared {
             sharedStats = { shared.stats() }
             sharedUp = { shared.isAvailable }
+        }
+        // Which primary is in use matters only when Sentinel chooses it.
+        var sharedPrimary: (@Sendable () -> String?)?
+        if let client = redis?.client, client.configuration.sentinel != nil {
+            sharedPrimary = { client.serverAddress }
         }
         let httpClient = plugins.makeHTTPClient(configuration.httpClientConfiguration, logger)
         // With Redis, the replicas share cooldowns, breakers and budgets through it (each
@@ -77,14 +87,15 @@ public final class AlmanacApp: Sendable {
             cacheStats: { cache.stats() },
             upstream: { plugins.upstreamMetrics(httpClient) },
             steward: steward,
-            sharedCache: sharedStats))
+            sharedCache: sharedStats,
+            sharedCachePrimary: sharedPrimary))
         let context = AlmanacContext(configuration: configuration, logger: logger, cache: cache, httpClient: httpClient,
                                      steward: steward, metrics: metrics)
         self.router = AlmanacApp.makeRouter(
             operations: .init(isDraining: { lifecycle.isDraining }, metrics: metrics,
                               adminToken: configuration.server.adminToken, cache: cache, logger: logger,
                               upstreams: { steward.statuses() },
-                              sharedCacheUp: sharedUp),
+                              sharedCacheUp: sharedUp, sharedCachePrimary: sharedPrimary),
             features: plugins.routes.map { registration in { registration(&$0, context) } })
         self.logger = logger
         self.cache = cache
@@ -127,6 +138,10 @@ public final class AlmanacApp: Sendable {
         let port = try server.start()
         lifecycle.server = server
         if let redis {
+            if configuration.redisUsesTLS && !configuration.cache.redis.tls.verify {
+                logger.warn("shared cache: TLS certificate verification is off (cache.redis.tls.verify: false); the connection is encrypted but the server is not authenticated",
+                            ["redis": .string(redis.client.configuration.target)])
+            }
             // Connect now, not at the first miss; a Redis that is down is retried in the
             // background while almanac serves without it.
             redis.client.start()

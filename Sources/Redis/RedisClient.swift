@@ -18,11 +18,17 @@ public final class RedisClient: Sendable {
     let core: RedisClientCore
 
     /// `onAvailabilityChange` is called (on the client's queue) with `true` after every
-    /// successful handshake and `false` when a ready connection is lost.
-    public init(configuration: RedisConfiguration, onAvailabilityChange: (@Sendable (Bool) -> Void)? = nil) {
+    /// successful handshake and `false` when a ready connection is lost. `onConnectionFailure`
+    /// gets the reason connecting failed (a refused certificate, no sentinel knowing the
+    /// primary, …), once per distinct reason until the next success; never the password.
+    public init(configuration: RedisConfiguration, onAvailabilityChange: (@Sendable (Bool) -> Void)? = nil,
+                onConnectionFailure: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         core = RedisClientCore(configuration: configuration, label: "almanac.redis")
-        core.queue.sync { core.availabilityHandler = onAvailabilityChange }
+        core.queue.sync {
+            core.availabilityHandler = onAvailabilityChange
+            core.failureHandler = onConnectionFailure
+        }
     }
 
     deinit {
@@ -43,6 +49,10 @@ public final class RedisClient: Sendable {
 
     /// True while a connection is ready (handshake done, not lost since).
     public var isAvailable: Bool { core.isUp }
+
+    /// `host:port` of the server in use while a connection is ready (with Sentinel: the primary
+    /// found), nil while down.
+    public var serverAddress: String? { core.serverAddress }
 
     // MARK: - Raw calls
 

@@ -22,6 +22,16 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
     private var armedDeadline: Nanos?
     private var healthTimer: DispatchSourceTimer?
     private var repliesSinceHealthCheck = 0
+    /// The TLS context for `rediss://` (made once), or why it cannot be made; nil for `redis://`.
+    private let tlsContext: Result<RedisTLSContext, RedisTLSFailure>?
+    /// With Sentinel: who names the primary (nil: the URL's host is the server).
+    private var locator: RedisSentinelLocator?
+    /// The primary the current connection (attempt) goes to, with Sentinel.
+    private var targetPrimary: RedisEndpoint?
+    /// `host:port` of the server while a connection is ready, readable from any thread.
+    private let connectedAddress = Mutex<String?>(nil)
+    /// The last failure reason handed to `failureHandler` (reset once connected).
+    private var reportedFailure: String?
 
     /// Out-of-band RESP3 pushes (pub/sub messages and confirmations), on `queue`.
     var pushHandler: ((RESPValue) -> Void)?
@@ -29,6 +39,9 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
     var readyHandler: (() -> Void)?
     /// Availability changes, on `queue`.
     var availabilityHandler: (@Sendable (Bool) -> Void)?
+    /// Why connecting failed, on `queue`: once per distinct reason until the next success, so a
+    /// refused certificate or an unknown master name is reported, not repeated every backoff.
+    var failureHandler: (@Sendable (String) -> Void)?
 
     private struct Pending {
         var bytes: [UInt8]
@@ -38,12 +51,19 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
 
     init(configuration: RedisConfiguration, label: String) {
         self.configuration = configuration
+        tlsContext = configuration.url.tls ? RedisTLSContext.make(configuration.tls) : nil
         queue = DispatchQueue(label: label)
         poller = SocketReadinessPoller<RedisConnection>(queue: queue)
         // Any value will do: the jitter only keeps replicas from reconnecting in lockstep.
         let seed = DispatchTime.now().uptimeNanoseconds ^ UInt64(UInt(bitPattern: ObjectIdentifier(poller).hashValue))
         machine = RedisConnectionStateMachine(timeouts: configuration.timeouts, backoff: configuration.backoff, seed: seed)
         POSIX.ignoreSIGPIPE()
+        if let sentinel = configuration.sentinel {
+            locator = RedisSentinelLocator(configuration: configuration, sentinel: sentinel) { [weak self] primary in
+                guard let self else { return }
+                self.queue.async { self.primarySwitched(to: primary) }
+            }
+        }
     }
 
     static func now() -> Nanos { DispatchTime.now().uptimeNanoseconds }
@@ -78,9 +98,20 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
             timer = nil
             healthTimer?.cancel()
             healthTimer = nil
-            then?()
+            guard let locator else {
+                then?()
+                return
+            }
+            self.locator = nil
+            Task {
+                await locator.shutdown()
+                then?()
+            }
         }
     }
+
+    /// The server in use while connected (`host:port`); nil while down.
+    var serverAddress: String? { connectedAddress.withLock { $0 } }
 
     /// Writes `command` on the current connection without expecting a reply (pub/sub
     /// subscriptions, whose confirmations arrive as pushes). On `queue`. False when not connected.
@@ -129,22 +160,64 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
                 generation &+= 1
                 connection?.close()
                 connection = nil
+                // The primary failed us (or we leave it): ask the sentinels next time.
+                locator?.forgetPrimary()
+                targetPrimary = nil
             case .availability(let isUp):
                 up.store(isUp, ordering: .relaxed)
-                if isUp { readyHandler?() }
+                let address = isUp ? connection?.address.text : nil
+                connectedAddress.withLock { $0 = address }
+                if isUp {
+                    reportedFailure = nil
+                    readyHandler?()
+                }
                 availabilityHandler?(isUp)
             }
         }
+        if !machine.isUp, machine.lastFailure != reportedFailure, case .backingOff = machine.state {
+            reportedFailure = machine.lastFailure
+            failureHandler?(machine.lastFailure)
+        }
         armTimer()
+    }
+
+    /// A sentinel announced a new primary: move to it now unless already there. Every sentinel
+    /// announces the same switch: the first moves the connection, and the others (arriving
+    /// while it is being made, when the primary is looked up again) change nothing, since a
+    /// second reconnect would fail the calls of the first.
+    private func primarySwitched(to primary: RedisEndpoint) {
+        guard primary != targetPrimary else { return }
+        run(machine.reconnectNow("the primary moved to \(primary)", now: Self.now()))
+        targetPrimary = primary
     }
 
     private func connect() {
         generation &+= 1
         let attempt = generation
-        let url = configuration.url
         startTimers()
+        guard let locator else {
+            resolveAndConnect(host: configuration.url.host, port: configuration.url.port, attempt: attempt)
+            return
+        }
+        Task { [weak self] in
+            let found = await locator.primary()
+            guard let self else { return }
+            self.queue.async {
+                guard attempt == self.generation else { return }
+                switch found {
+                case .failed(let reason):
+                    self.run(self.machine.connectionFailed(reason, now: Self.now()))
+                case .primary(let primary):
+                    self.targetPrimary = primary
+                    self.resolveAndConnect(host: primary.host, port: primary.port, attempt: attempt)
+                }
+            }
+        }
+    }
+
+    private func resolveAndConnect(host: String, port: Int, attempt: UInt64) {
         DispatchQueue.global().async { [weak self] in
-            let resolved = RedisSocket.resolve(host: url.host, port: url.port)
+            let resolved = RedisSocket.resolve(host: host, port: port)
             guard let self else { return }
             self.queue.async {
                 guard attempt == self.generation else { return }
@@ -169,11 +242,33 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
         case .failed(let reason):
             connect(to: addresses.dropFirst(), attempt: attempt, firstFailure: firstFailure ?? reason)
         case .connected(let fd), .inProgress(let fd):
+            var session: RedisTLSSession?
+            switch tlsSession(fd: fd) {
+            case .success(let made):
+                session = made
+            case .failure(let failure):
+                RedisSocket.closeDescriptor(fd)
+                run(machine.connectionFailed(failure.description, now: Self.now()))
+                return
+            }
             remainingAddresses = addresses.dropFirst()
             firstConnectFailure = firstFailure
             let connection = RedisConnection(fd: fd, address: address, connecting: true, poller: poller,
-                                             limits: configuration.parserLimits, delegate: self)
+                                             limits: configuration.parserLimits, tls: session, delegate: self)
             self.connection = connection
+        }
+    }
+
+    /// A TLS session for a new socket (nil for `redis://`), checked against
+    /// `cache.redis.tls.serverName` or else the host connected to.
+    private func tlsSession(fd: Int32) -> Result<RedisTLSSession?, RedisTLSFailure> {
+        guard let tlsContext else { return .success(nil) }
+        switch tlsContext {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let context):
+            let name = configuration.tls.serverName ?? targetPrimary?.host ?? configuration.url.host
+            return RedisTLSSession.make(context: context, fd: fd, name: name).map { $0 }
         }
     }
 
@@ -204,8 +299,15 @@ final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {
         var error: RedisError?
         if let text = value.errorBytes {
             error = RedisError.server(text, masking: configuration.url.password)
+        } else if locator != nil, case .handshaking(_, 1) = machine.state, !RedisSentinelDiscovery.isPrimary(role: value) {
+            // The handshake's last reply is ROLE's: a server that is not the primary is never used.
+            error = .server("ROLE: \(connection.address.text) is not the primary")
         }
         run(machine.received(error: error, now: Self.now()), value: value)
+        if locator != nil, machine.state == .ready, let text = value.errorBytes, RedisSentinelDiscovery.isReadOnly(text) {
+            // A write reached a replica (the primary changed under us): find the primary again.
+            run(machine.connectionFailed("\(connection.address.text) is a replica now (READONLY)", now: Self.now()))
+        }
     }
 
     func connection(_ connection: RedisConnection, failed reason: String) {

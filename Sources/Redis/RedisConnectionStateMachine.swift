@@ -170,6 +170,22 @@ struct RedisConnectionStateMachine: Sendable {
         }
     }
 
+    /// The server to talk to changed (Sentinel announced a new primary): drop the connection, if
+    /// any, and connect again at once instead of after the backoff.
+    mutating func reconnectNow(_ reason: String, now: Nanos) -> [Action] {
+        switch state {
+        case .connecting, .handshaking, .ready:
+            let actions = failConnection(reason, now: now)
+            state = .connecting(deadline: now &+ timeouts.connect)
+            return actions + [.connect]
+        case .backingOff:
+            state = .connecting(deadline: now &+ timeouts.connect)
+            return [.connect]
+        case .idle, .shutDown:
+            return []
+        }
+    }
+
     /// The timer fired (or any time): expires deadlines, starts the reconnect after a backoff.
     mutating func tick(now: Nanos) -> [Action] {
         switch state {

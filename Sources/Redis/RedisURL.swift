@@ -1,13 +1,14 @@
 import Base
 
-/// Where and how to connect: `redis://[user:password@]host[:port][/db]`.
+/// Where and how to connect: `redis://[user:password@]host[:port][/db]`, or `rediss://…` for
+/// Redis over TLS (how TLS is verified is `RedisTLSConfiguration`'s business).
 ///
 /// - `user` and `password` may be percent-encoded (`%40` for `@`); a password alone
 ///   (`redis://:secret@host`) authenticates as Redis's `default` user. A user without a
 ///   password is refused: Redis has no such login.
 /// - `host` is a name, an IPv4 address, or an IPv6 address in brackets; `port` defaults to 6379;
 ///   `db` (the `SELECT` index) to 0.
-/// - `rediss://` (TLS), query strings and fragments are refused rather than silently ignored.
+/// - Query strings and fragments are refused rather than silently ignored.
 ///
 /// The password is a secret: `description` shows it as `Redactor.mask` (`***`), and no error
 /// this type throws quotes the URL.
@@ -17,10 +18,14 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
     public var user: [UInt8]?
     public var password: [UInt8]?
     public var database: Int
+    /// `rediss://`: the connection speaks TLS.
+    public var tls: Bool
 
     public static let defaultPort = 6379
 
-    public init(host: String, port: Int = RedisURL.defaultPort, user: [UInt8]? = nil, password: [UInt8]? = nil, database: Int = 0) {
+    public init(host: String, port: Int = RedisURL.defaultPort, user: [UInt8]? = nil, password: [UInt8]? = nil,
+                database: Int = 0, tls: Bool = false) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.user = user
@@ -30,14 +35,17 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     public init(parsing text: String) throws(RedisURLError) {
         let bytes = Array(text.utf8)
-        let scheme = Array("redis://".utf8)
-        guard bytes.count >= scheme.count,
-              zip(bytes, scheme).allSatisfy({ Self.lowercased($0) == $1 }) else {
-            if bytes.count >= 9, zip(bytes, Array("rediss://".utf8)).allSatisfy({ Self.lowercased($0) == $1 }) {
-                throw RedisURLError("TLS (rediss://) is not supported; use redis:// on a private network")
-            }
-            throw RedisURLError("must start with redis://")
+        let plain = Array("redis://".utf8)
+        let secure = Array("rediss://".utf8)
+        let scheme: [UInt8]
+        if Self.startsCaseInsensitively(bytes, with: plain) {
+            scheme = plain
+        } else if Self.startsCaseInsensitively(bytes, with: secure) {
+            scheme = secure
+        } else {
+            throw RedisURLError("must start with redis:// or rediss://")
         }
+        tls = scheme == secure
         var rest = bytes[scheme.count...]
         if rest.contains(UInt8(ascii: "?")) || rest.contains(UInt8(ascii: "#")) {
             throw RedisURLError("query strings and fragments are not supported")
@@ -116,7 +124,7 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     /// `redis://user:***@host:port/db`: what logs, errors and the configuration dump show.
     public var description: String {
-        var text = "redis://"
+        var text = tls ? "rediss://" : "redis://"
         if password != nil {
             if let user { text += String(decoding: user, as: UTF8.self) }
             text += ":" + Redactor.mask + "@"
@@ -128,7 +136,9 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: - Bytes
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 { ASCIICase.lowercased(byte) }
+    private static func startsCaseInsensitively(_ bytes: [UInt8], with prefix: [UInt8]) -> Bool {
+        bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { ASCIICase.lowercased($0) == $1 }
+    }
     private static func isHex(_ byte: UInt8) -> Bool { PercentDecoding.hexValue(byte) != nil }
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)

@@ -22,6 +22,17 @@ public final class ChildProcess: Sendable {
 
     public let pid: pid_t
     private let watchdogPID: pid_t
+
+    /// The executable `name` on PATH or in /usr/bin, /usr/sbin (where Debian puts the test
+    /// tools: redis-server, redis-sentinel, openssl), or nil when it is not installed.
+    public static func installed(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        for directory in path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin"] {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
     /// The `waitpid` status once collected.
     private let collected = Mutex<Int32?>(nil)
 

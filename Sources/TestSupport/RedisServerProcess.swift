@@ -16,29 +16,29 @@ public final class RedisServerProcess: @unchecked Sendable {
     public let port: Int
     public let executable: String
     private let extraArguments: [String]
+    /// The server listens on `port` with TLS only (`--tls-port port --port 0`).
+    public let tls: Bool
     private let lock = NSLock()
     private var serverPID: pid_t = 0
     private var watchdogPID: pid_t = 0
 
     /// The `redis-server` on PATH (Debian puts it in /usr/bin), or nil.
     public static var executablePath: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/usr/bin", "/usr/sbin"] {
-            let path = "\(directory)/redis-server"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
+        ChildProcess.installed("redis-server")
     }
 
     public static var isInstalled: Bool { executablePath != nil }
 
     /// Starts a server on a fresh free port; `arguments` are extra `redis-server` options.
-    public static func start(arguments: [String] = []) async throws -> RedisServerProcess {
+    /// With `tls` the port speaks TLS only (the arguments must name its certificate:
+    /// `TestCertificates.redisServerArguments`).
+    public static func start(arguments: [String] = [], tls: Bool = false) async throws -> RedisServerProcess {
         guard let executable = executablePath else {
             throw Failure(description: "redis-server is not installed (make test installs the redis-server package)")
         }
         var lastError: Error = Failure(description: "no attempt")
         for _ in 0..<5 {
-            let server = RedisServerProcess(port: unusedLoopbackPort(), executable: executable, extraArguments: arguments)
+            let server = RedisServerProcess(port: unusedLoopbackPort(), executable: executable, extraArguments: arguments, tls: tls)
             do {
                 try await server.launch()
                 return server
@@ -50,7 +50,8 @@ public final class RedisServerProcess: @unchecked Sendable {
         throw lastError
     }
 
-    private init(port: Int, executable: String, extraArguments: [String]) {
+    private init(port: Int, executable: String, extraArguments: [String], tls: Bool) {
+        self.tls = tls
         self.port = port
         self.executable = executable
         self.extraArguments = extraArguments
@@ -69,11 +70,12 @@ public final class RedisServerProcess: @unchecked Sendable {
     /// The running server's PID (0 when stopped).
     public var pid: Int32 { lock.withLock { serverPID } }
 
-    public var url: String { "redis://127.0.0.1:\(port)" }
+    public var url: String { "\(tls ? "rediss" : "redis")://127.0.0.1:\(port)" }
 
     /// Starts the server (again, on the same port) and waits until it accepts connections.
     public func launch() async throws {
-        let arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        let ports = tls ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
+        let arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                          "--daemonize", "no", "--dir", "/tmp", "--loglevel", "warning", "--logfile", ""] + extraArguments
         let server = try Self.spawn(executable, arguments)
         let watchdog = ChildProcess.watchdog(killing: server)

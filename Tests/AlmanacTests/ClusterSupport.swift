@@ -28,21 +28,26 @@ final class Cluster: Sendable {
         replicas = Mutex([])
     }
 
-    /// Starts Redis, the stub (scripted by `script`) and `size` replicas (in parallel), runs
-    /// `body`, and stops it all.
+    /// Starts Redis (`startRedis`: a plain one unless the test needs TLS or a primary behind
+    /// Sentinel; its `url` is the replicas' `cache.redis.url` unless `environment` or
+    /// `redisEnvironment`, given the started server, say otherwise), the stub (scripted by
+    /// `script`) and `size` replicas (in parallel), runs `body`, and stops it all.
     static func run(size: Int = 3, environment: [String: String] = [:],
                     script: (StubUpstream) -> Void = FullStackFixtures.scriptAll,
+                    startRedis: () async throws -> RedisServerProcess = { try await RedisServerProcess.start() },
+                    redisEnvironment: (RedisServerProcess) -> [String: String] = { _ in [:] },
                     _ body: (Cluster) async throws -> Void) async throws {
         let stub = try StubUpstream()
         script(stub)
         let redis: RedisServerProcess
         do {
-            redis = try await RedisServerProcess.start()
+            redis = try await startRedis()
         } catch {
             stub.stop()
             throw error
         }
-        let cluster = Cluster(redis: redis, stub: stub, extraEnvironment: environment)
+        let cluster = Cluster(redis: redis, stub: stub,
+                              extraEnvironment: environment.merging(redisEnvironment(redis)) { _, forRedis in forRedis })
         do {
             try await withThrowingTaskGroup(of: (AlmanacBinary.Spawned, Int).self) { group in
                 for _ in 0..<size {
@@ -113,6 +118,9 @@ final class Cluster: Sendable {
 
     /// What `replica` has written to stdout so far (its log lines).
     func stdout(_ replica: Int) -> String { replicas.withLock { $0[replica].spawned.stdout } }
+
+    /// What `replica` has written to stderr so far.
+    func stderr(_ replica: Int) -> String { replicas.withLock { $0[replica].spawned.stderr } }
 
     /// One request to `replica` on a fresh connection.
     func get(_ replica: Int, _ target: String, method: String = "GET", headers: [String] = []) async throws -> WireResponse {

@@ -238,7 +238,7 @@ struct ClusterTests {
 
 /// Clients sending requests to the cluster's replicas in turn, each on a fresh connection,
 /// alternating a warm key (`/v1/rates`) and a cold one (a book never asked for), until stopped.
-private final class Load: Sendable {
+final class Load: Sendable {
     struct Outcome: Sendable {
         var statuses: [Int: Int] = [:]
         var failures: [String] = []

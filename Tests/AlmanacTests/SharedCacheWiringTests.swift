@@ -47,7 +47,7 @@ import TestSupport
         #expect(!set.redactedJSON.contains("s3cret-pw"))
         #expect(Redactor(secrets: set.secrets).redact("connect redis://app:s3cret-pw@x failed") .contains("s3cret-pw") == false)
 
-        for bad in ["rediss://:s3cret-pw@host", "http://host", "redis://:s3cret-pw@host:99999", "redis://host?x=1"] {
+        for bad in ["rediss//:s3cret-pw@host", "http://host", "redis://:s3cret-pw@host:99999", "redis://host?x=1"] {
             guard case .failure(let errors) = load(["ALMANAC_CACHE_REDIS_URL": bad]) else {
                 Issue.record("\(bad) was accepted")
                 continue

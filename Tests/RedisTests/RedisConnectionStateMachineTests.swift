@@ -141,3 +141,26 @@ private let ms: UInt64 = 1_000_000
         #expect(answered == Array(1...1_000))
     }
 }
+
+/// `reconnectNow`: a new primary is connected to at once, whatever the state.
+@Suite struct RedisReconnectNowTests {
+    @Test func aReadyConnectionIsDroppedAndReplacedWithoutBackoff() {
+        var machine = RedisConnectionStateMachineTests.ready()
+        #expect(machine.submit(1, replies: 1, now: 11 * ms) == [.write([1])])
+        let actions = machine.reconnectNow("the primary moved", now: 12 * ms)
+        #expect(actions == [.close, .fail([1], .connectionLost("the primary moved")), .availability(false), .connect])
+        #expect(machine.state == .connecting(deadline: 1_012 * ms))
+    }
+
+    @Test func aBackoffIsCutShortAndIdleOrShutDownStayAsTheyAre() {
+        var machine = RedisConnectionStateMachineTests.machine()
+        _ = machine.start(now: 0)
+        _ = machine.connectionFailed("refused", now: 1 * ms)
+        guard case .backingOff = machine.state else { Issue.record("not backing off"); return }
+        #expect(machine.reconnectNow("moved", now: 2 * ms) == [.connect])
+        var idle = RedisConnectionStateMachineTests.machine()
+        #expect(idle.reconnectNow("moved", now: 0) == [])
+        _ = idle.shutdown()
+        #expect(idle.reconnectNow("moved", now: 0) == [])
+    }
+}

@@ -21,6 +21,14 @@ import Testing
         #expect(v6.description == "redis://[::1]:7000/1")
     }
 
+    @Test func redissMeansTLSAndKeepsEveryOtherPart() throws {
+        let secure = try RedisURL(parsing: "RediSS://:hunter2@cache.internal:6380/1")
+        #expect(secure.tls)
+        #expect(secure.host == "cache.internal" && secure.port == 6380 && secure.database == 1)
+        #expect(secure.description == "rediss://:***@cache.internal:6380/1")
+        #expect(try RedisURL(parsing: "redis://h").tls == false)
+    }
+
     @Test func thePasswordIsRedactedInTheDescription() throws {
         let url = try RedisURL(parsing: "redis://almanac:hunter2@h:1/2")
         #expect(url.description == "redis://almanac:***@h:1/2")
@@ -29,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "http://h", "rediss://h", "redis://", "redis://h:0", "redis://h:65536", "redis://h:12x", "redis://h/x",
+        "http://h", "rediss:/h", "redis://", "redis://h:0", "redis://h:65536", "redis://h:12x", "redis://h/x",
         "redis://h/1/2", "redis://h?db=1", "redis://h#frag", "redis://user@h", "redis://user:@h", "redis://u:p%4@h",
         "redis://[::1", "redis://[::1]x", "redis://bad host", "redis://h/99999999",
     ])

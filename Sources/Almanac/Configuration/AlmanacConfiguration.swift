@@ -80,7 +80,28 @@ public struct AlmanacConfiguration: Sendable, Equatable {
             public var timeoutMs = 50
             /// Larger values stay in memory only.
             public var maxValueBytes = 4_194_304
+            /// Redis behind Sentinel, instead of `url`: the sentinels (`host:port`) and the name
+            /// they monitor the primary under.
+            public var sentinels: [String] = []
+            public var masterName: String?
+            /// The primary's password with Sentinel (with `url` it belongs in the URL). A secret.
+            public var password: String?
+            public var tls = TLS()
             public init() {}
+
+            /// `cache.redis.tls.*`: how the connection to Redis is encrypted and verified
+            /// (with `rediss://`, or with Sentinel and `enabled`).
+            public struct TLS: Sendable, Equatable {
+                /// With Sentinel, connect to the primary over TLS (with `url`, the scheme says it).
+                public var enabled = false
+                public var caFile: String?
+                public var certFile: String?
+                public var keyFile: String?
+                public var serverName: String?
+                /// Off only by choice; logged as a warning at start.
+                public var verify = true
+                public init() {}
+            }
         }
     }
 

@@ -24,10 +24,23 @@ extension AlmanacConfiguration {
         CacheLimits(maxEntries: cache.maxEntries, maxBytes: cache.maxBytes)
     }
 
-    /// The shared cache's Redis connection; nil without `cache.redis.url`.
+    /// The shared cache's Redis connection: to `cache.redis.url`, or to the primary that
+    /// `cache.redis.sentinels` name for `cache.redis.masterName`; nil with neither.
     public var redisConfiguration: RedisConfiguration? {
-        guard let text = cache.redis.url, let url = try? RedisURL(parsing: text) else { return nil }
-        return RedisConfiguration(url: url, timeoutMilliseconds: cache.redis.timeoutMs)
+        let redis = cache.redis
+        let tls = RedisTLSConfiguration(caFile: redis.tls.caFile, certFile: redis.tls.certFile, keyFile: redis.tls.keyFile,
+                                        serverName: redis.tls.serverName, verify: redis.tls.verify)
+        if !redis.sentinels.isEmpty, let masterName = redis.masterName {
+            let sentinels = redis.sentinels.compactMap(RedisEndpoint.init(parsing:))
+            // The host and port are the primary's, found at each connection; the URL carries the
+            // rest (password, TLS).
+            let url = RedisURL(host: masterName, port: RedisURL.defaultPort, password: redis.password.map { Array($0.utf8) },
+                               tls: redis.tls.enabled)
+            return RedisConfiguration(url: url, tls: tls, sentinel: RedisSentinelConfiguration(sentinels: sentinels, masterName: masterName),
+                                      timeoutMilliseconds: redis.timeoutMs)
+        }
+        guard let text = redis.url, let url = try? RedisURL(parsing: text) else { return nil }
+        return RedisConfiguration(url: url, tls: tls, timeoutMilliseconds: redis.timeoutMs)
     }
 
     /// The shared layer's settings: a fill lock lives as long as one load may take (the
@@ -58,6 +71,7 @@ extension AlmanacConfiguration {
 
     /// The Redis password as text, when the URL has one (masked in logs wherever it appears).
     var redisPassword: String? {
+        if let password = cache.redis.password { return password }
         guard let url = cache.redis.url, let password = (try? RedisURL(parsing: url))?.password else { return nil }
         return String(decoding: password, as: UTF8.self)
     }

@@ -139,7 +139,7 @@ struct ConfigurationKey {
     /// An optional Redis URL (`RedisURL`'s grammar); a secret, rendered with its password masked.
     static func redisURL(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, String?>) -> ConfigurationKey {
         ConfigurationKey(
-            path: path, expected: "redis://[user:password@]host[:port][/db] (no TLS, query or fragment), or null",
+            path: path, expected: "redis://[user:password@]host[:port][/db] or rediss://… (TLS), without query or fragment, or null",
             isSecret: true,
             apply: { config, input in
                 guard let v = input.optionalString else { return false }
@@ -151,6 +151,20 @@ struct ConfigurationKey {
                 guard let v = config[keyPath: kp] else { return NSNull() }
                 return (try? RedisURL(parsing: v)).map { "\($0)" } ?? Redactor.mask
             })
+    }
+
+    /// Sentinel addresses: a list (possibly empty) of distinct `host:port` (`RedisEndpoint`).
+    static func redisSentinels(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, [String]>) -> ConfigurationKey {
+        ConfigurationKey(
+            path: path, expected: "a list of distinct host:port sentinel addresses (an IPv6 host in brackets), at most 16",
+            isSecret: false,
+            apply: { config, input in
+                guard let v = input.stringList, v.count <= 16, Set(v).count == v.count,
+                      v.allSatisfy({ RedisEndpoint(parsing: $0) != nil }) else { return false }
+                config[keyPath: kp] = v
+                return true
+            },
+            render: { $0[keyPath: kp] })
     }
 
     /// A non-empty list of distinct names from `allowed`, in the order they are tried.
@@ -207,6 +221,12 @@ struct ConfigurationKey {
     }
 
     // MARK: validators
+
+    /// A file path as written in the configuration: printable, no NUL, at most 4096 bytes
+    /// (whether it can be read is checked once every key is known).
+    static func isFilePath(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 4096 && s.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value != 127 }
+    }
 
     /// `http(s)://host[:port][/path]`: base URLs are joined with fixed paths, so a query or
     /// fragment would corrupt every request.

@@ -89,6 +89,9 @@ public enum ConfigurationLoader {
                 on: &config, problems: &problems)
         }
 
+        // 4. Rules across keys (a URL and sentinels, TLS settings without TLS, unreadable files).
+        problems += config.redisCombinationProblems(isReadable: { path in ((try? fileReader(path)) ?? nil) != nil })
+
         return problems.isEmpty ? .success(config) : .failure(ConfigurationErrors(problems: problems))
     }
 

@@ -23,6 +23,8 @@ public enum AlmanacMetrics {
         var steward: Steward?
         /// `SharedCacheLayer.stats()`; nil without a shared cache (`cache.redis.url`).
         var sharedCache: (@Sendable () -> SharedCacheStats)?
+        /// The Redis primary in use (`host:port`, nil while down); set only with Sentinel.
+        var sharedCachePrimary: (@Sendable () -> String?)? = nil
     }
 
     /// A registry with every standard collector registered.
@@ -48,6 +50,7 @@ public enum AlmanacMetrics {
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
         if let shared = sources.sharedCache { registry.register { SharedCacheMetrics.families(shared()) } }
+        if let primary = sources.sharedCachePrimary { registry.register { [SharedCacheMetrics.primaryFamily(primary())] } }
         registry.register { sources.upstream().families() }
         if let steward = sources.steward { registry.register { StewardMetrics.families(steward) } }
         registry.register {

@@ -30,4 +30,13 @@ enum SharedCacheMetrics {
                                                         value: .number(Double($0.value))) }),
         ]
     }
+
+    /// `almanac_cache_l2_primary{address="host:port"} 1` for the primary in use with Sentinel;
+    /// no sample while there is none (during a failover), so a change of primary shows as a new
+    /// series and a gap as none.
+    static func primaryFamily(_ address: String?) -> MetricFamily {
+        MetricFamily(name: "almanac_cache_l2_primary",
+                     help: "The Redis primary this replica uses, found through Sentinel (value 1; no sample while none is connected).",
+                     kind: .gauge, samples: address.map { [.init(labels: [("address", $0)], value: .number(1))] } ?? [])
+    }
 }

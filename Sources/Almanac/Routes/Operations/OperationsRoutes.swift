@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Gzip
 import HTTPServer
@@ -20,6 +21,8 @@ public enum OperationsRoutes {
         var upstreams: @Sendable () -> [ProviderStatus] = { [] }
         /// Whether the shared cache (Redis) answers; nil when none is configured.
         var sharedCacheUp: (@Sendable () -> Bool)?
+        /// The Redis primary in use (`host:port`), with Sentinel only; nil while none is connected.
+        var sharedCachePrimary: (@Sendable () -> String?)? = nil
     }
 
     static func register(on router: inout Router, _ deps: Dependencies) {
@@ -32,7 +35,12 @@ public enum OperationsRoutes {
             }
             // Redis down is not "not ready": this instance serves from memory and upstream.
             guard let up = deps.sharedCacheUp else { return .ready(json(#"{"status":"ready"}"#)) }
-            return .ready(json(up() ? #"{"status":"ready","l2":"up"}"# : #"{"status":"ready","l2":"down"}"#))
+            var body = up() ? #"{"status":"ready","l2":"up""# : #"{"status":"ready","l2":"down""#
+            if let primary = deps.sharedCachePrimary?() {
+                body += #","l2primary":"#
+                JSONText.appendString(primary, to: &body)
+            }
+            return .ready(json(body + "}"))
         }
 
         router.get("/metrics") { _, _ in
