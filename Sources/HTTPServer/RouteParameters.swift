@@ -9,18 +9,19 @@
 /// same result as decoding it at match time.
 public struct RouteParameters: Sendable, Equatable {
     /// Where one placeholder's value lies in `path`: byte offsets, still percent-encoded.
+    @usableFromInline
     struct Capture: Sendable {
-        var name: String
-        var start: Int
-        var end: Int
+        @usableFromInline var name: String
+        @usableFromInline var start: Int
+        @usableFromInline var end: Int
     }
 
     /// The path the captures point into (shares the request's storage; no copy).
-    private var path: String = ""
-    private var first: Capture?
-    private var more: [Capture] = []
+    @usableFromInline private(set) var path: String = ""
+    @usableFromInline private(set) var first: Capture?
+    @usableFromInline private(set) var more: [Capture] = []
     /// Values given as text (`init(_:)`, for tests and handlers called directly).
-    private var given: [String: String] = [:]
+    @usableFromInline private(set) var given: [String: String] = [:]
 
     public init(_ values: [String: String] = [:]) { given = values }
 
@@ -50,7 +51,10 @@ public struct RouteParameters: Sendable, Equatable {
 
     /// Calls `body` with the percent-decoded UTF-8 of placeholder `name` (exactly the bytes of
     /// `self[name]`), or returns nil when there is no such placeholder. A value without `%`
-    /// is handed over in place, from the path's own storage: no copy, no `String`.
+    /// is handed over in place, from the path's own storage: no copy, no `String`. Inlinable,
+    /// so a handler's call is specialised for its closure (called generically from another
+    /// module it cost ~1,700 more instructions per cached book hit).
+    @inlinable
     public func withBytes<Answer>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Answer) rethrows -> Answer? {
         guard let capture = capture(named: name) else {
             guard let text = given[name] else { return nil }
@@ -68,13 +72,24 @@ public struct RouteParameters: Sendable, Equatable {
     public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool { lhs.values == rhs.values }
 
     /// The capture for `name`, the latest one when a name repeats. Names are compared as bytes.
-    private func capture(named name: String) -> Capture? {
-        for capture in more.reversed() where capture.name.utf8.elementsEqual(name.utf8) { return capture }
-        if let first, first.name.utf8.elementsEqual(name.utf8) { return first }
+    @usableFromInline
+    func capture(named name: String) -> Capture? {
+        for capture in more.reversed() where RouteParameters.sameBytes(capture.name, name) { return capture }
+        if let first, RouteParameters.sameBytes(first.name, name) { return first }
         return nil
     }
 
-    private func decoded(_ capture: Capture) -> String {
+    /// Whether two names are the same bytes, compared in place.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { aBytes in
+            b.utf8.withContiguousStorageIfAvailable { bBytes in aBytes.elementsEqual(bBytes) }
+        }
+        return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    @usableFromInline
+    func decoded(_ capture: Capture) -> String {
         let utf8 = path.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: capture.start)
         let end = utf8.index(utf8.startIndex, offsetBy: capture.end)

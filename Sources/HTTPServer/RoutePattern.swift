@@ -50,9 +50,23 @@ struct RoutePattern: Sendable {
         return count
     }
 
-    /// Whether `path` (with `segments.count` segments, as `segmentCount` says) matches, each
-    /// placeholder's value captured into `parameters` on the way (meaningless when it does not).
-    func matches(_ path: UnsafeBufferPointer<UInt8>, capturingInto parameters: inout RouteParameters) -> Bool {
+    /// Whether `path` (with `segments.count` segments, as `segmentCount` says) matches.
+    func matches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        walk(path) { _, _, _ in }
+    }
+
+    /// The placeholders' values in `path`, which `matches`: byte ranges into `text`, whose
+    /// UTF-8 `path` is. Run for the winning route only.
+    func parameters(in path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters {
+        var parameters = RouteParameters(capturingFrom: text)
+        guard literalCount < segments.count else { return parameters }
+        _ = walk(path) { name, start, end in parameters.capture(name, start: start, end: end) }
+        return parameters
+    }
+
+    /// Matches segment by segment, telling `found` each placeholder's name and value range.
+    @inline(__always)
+    private func walk(_ path: UnsafeBufferPointer<UInt8>, _ found: (String, Int, Int) -> Void) -> Bool {
         guard var start = path.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return segments.isEmpty }
         for segment in segments {
             var end = start
@@ -64,7 +78,7 @@ struct RoutePattern: Sendable {
                 guard end - start > prefix.count + suffix.count,
                       RoutePattern.equal(path, start, start + prefix.count, prefix),
                       RoutePattern.equal(path, end - suffix.count, end, suffix) else { return false }
-                parameters.capture(name, start: start + prefix.count, end: end - suffix.count)
+                found(name, start + prefix.count, end - suffix.count)
             }
             start = end + 1
         }
@@ -86,7 +100,7 @@ struct RoutePattern: Sendable {
     }
 
     /// Whether `path[start..<end]` is exactly `expected`.
-    private static func equal(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ expected: [UInt8]) -> Bool {
+    static func equal(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ expected: [UInt8]) -> Bool {
         guard end - start == expected.count else { return false }
         var index = 0
         while index < expected.count {

@@ -27,6 +27,10 @@ public struct Router: Sendable {
         var route: Route
         var pattern: RoutePattern
         var handler: Handler
+        /// `route.method`'s bytes, compared with the request's.
+        var method: [UInt8]
+        /// For a pattern without placeholders, the whole path it matches.
+        var literalPath: [UInt8]?
     }
 
     private var entries: [Entry] = []
@@ -34,6 +38,10 @@ public struct Router: Sendable {
     /// the patterns with that many segments, in registration order: the only ones a path of that
     /// count can match, so a request is compared with a handful of patterns, not all of them.
     private var entriesBySegmentCount: [[Int]] = []
+    /// The same, for patterns without placeholders only: a path equal to one of them, with its
+    /// method, is answered by the first such route (nothing is more specific), after one
+    /// length-and-bytes comparison per literal route of that segment count.
+    private var literalEntriesBySegmentCount: [[Int]] = []
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -49,9 +57,20 @@ public struct Router: Sendable {
                              _ handler: @escaping Handler) {
         let compiled = RoutePattern(pattern)
         let count = compiled.segments.count
-        while entriesBySegmentCount.count <= count { entriesBySegmentCount.append([]) }
+        while entriesBySegmentCount.count <= count {
+            entriesBySegmentCount.append([])
+            literalEntriesBySegmentCount.append([])
+        }
         entriesBySegmentCount[count].append(entries.count)
-        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled, handler: handler))
+        var literalPath: [UInt8]?
+        if compiled.literalCount == count {
+            literalPath = compiled.segments.flatMap { segment -> [UInt8] in
+                if case let .literal(bytes) = segment { [UInt8(ascii: "/")] + bytes } else { [] }
+            }
+            literalEntriesBySegmentCount[count].append(entries.count)
+        }
+        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled,
+                             handler: handler, method: Array(method.utf8), literalPath: literalPath))
     }
 
     public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
@@ -71,34 +90,44 @@ public struct Router: Sendable {
     /// segments wins, the earliest registered on a tie; so a fully literal route beats any
     /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        if let match = path.utf8.withContiguousStorageIfAvailable({ match(method: method, path: path, bytes: $0) }) {
-            return match
+        var methodBytes = method
+        return methodBytes.withUTF8 { methodBytes in
+            if let match = path.utf8.withContiguousStorageIfAvailable({ match(methodBytes, path: path, bytes: $0) }) {
+                return match
+            }
+            // A bridged string without contiguous UTF-8: copy once.
+            return Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
         }
-        // A bridged string without contiguous UTF-8: copy once.
-        return Array(path.utf8).withUnsafeBufferPointer { match(method: method, path: path, bytes: $0) }
     }
 
-    private func match(method: String, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+    private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
         let segmentCount = RoutePattern.segmentCount(bytes)
         guard segmentCount < entriesBySegmentCount.count else { return .notFound }
-        let isHead = Router.sameBytes(method, "HEAD")
+        let isHead = Router.equal(method, Router.head)
+        /// Whether the entry answers this method (GET answers HEAD).
+        func answers(_ entry: Entry) -> Bool {
+            Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
+        }
+        for index in literalEntriesBySegmentCount[segmentCount] {
+            if let literalPath = entries[index].literalPath, Router.equal(bytes, literalPath), answers(entries[index]) {
+                return .found(entries[index].route, RouteParameters(), entries[index].handler)
+            }
+        }
         var allowed: [String] = []
-        var best: (index: Int, parameters: RouteParameters)?
-        for index in entriesBySegmentCount[segmentCount] {
-            var parameters = RouteParameters(capturingFrom: path)
-            guard entries[index].pattern.matches(bytes, capturingInto: &parameters) else { continue }
-            let routeMethod = entries[index].route.method
-            guard Router.sameBytes(routeMethod, method) || (isHead && Router.sameBytes(routeMethod, "GET")) else {
-                allowed.append(routeMethod)
+        var best: Int?
+        for index in entriesBySegmentCount[segmentCount] where entries[index].pattern.matches(bytes) {
+            guard answers(entries[index]) else {
+                allowed.append(entries[index].route.method)
                 continue
             }
-            let literals = entries[index].pattern.literalCount
-            if let current = best, literals <= entries[current.index].pattern.literalCount { continue }
-            best = (index, parameters)
-            // Every segment literal: no later route can be more specific (ties keep the earlier).
-            if literals == segmentCount { break }
+            // The most literal segments win; on a tie the earlier route.
+            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
+            best = index
         }
-        if let best { return .found(entries[best.index].route, best.parameters, entries[best.index].handler) }
+        if let best {
+            let entry = entries[best]
+            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
+        }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)
         if allow.contains("GET") { allow.insert("HEAD") }
@@ -135,8 +164,12 @@ public struct Router: Sendable {
         }
     }
 
-    /// Method names compared as the bytes they are (tokens are case-sensitive, RFC 9110 §9.1).
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    private static let head = Array("HEAD".utf8)
+    private static let get = Array("GET".utf8)
+
+    /// Method tokens and paths compared as the bytes they are (tokens are case-sensitive,
+    /// RFC 9110 §9.1).
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+        RoutePattern.equal(a, 0, a.count, b)
     }
 }
