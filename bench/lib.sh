@@ -337,3 +337,38 @@ nginx_pids() { # master + workers
   echo "$NGINX_PID"
   cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null | tr ' ' '\n' | grep -v '^$' || true
 }
+
+# ---------------------------------------------------------------- the floor
+# start_floor RESPONSE_FILE — builds bench/floor.c with cc (into $WORK) and runs it with
+# $FLOOR_WORKERS (default 2) forked workers, answering every request with RESPONSE_FILE's
+# bytes (a whole HTTP response). Sets FLOOR_PORT, FLOOR_PID (the parent; its workers die
+# with it), FLOOR.
+start_floor() {
+  need_cmd cc gcc
+  cc -O2 -Wall -Wextra -Werror -o "$WORK/floor" "$ROOT/bench/floor.c" || die "cannot build bench/floor.c"
+  FLOOR_PORT="$(free_port)"
+  FLOOR="http://127.0.0.1:$FLOOR_PORT"
+  "$WORK/floor" "$FLOOR_PORT" "$1" "${FLOOR_WORKERS:-2}" 2>"$WORK/floor.err" &
+  FLOOR_PID=$!
+  track_pid "$FLOOR_PID"
+  wait_http "$FLOOR/" 10 || { cat "$WORK/floor.err" >&2; die "the floor did not start"; }
+}
+
+# process_tree PID — PID and its direct children (nginx's workers, the floor's workers).
+process_tree() {
+  echo "$1"
+  cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | grep -v '^$' || true
+}
+
+# cpu_ticks PID... — user + system CPU time of those processes (every thread), summed, in
+# clock ticks (`getconf CLK_TCK` a second), from /proc/PID/stat fields 14 and 15.
+cpu_ticks() {
+  local total=0 pid fields
+  for pid in "$@"; do
+    # The command name (field 2) may hold spaces: count fields after its closing ")".
+    fields="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null)" || continue
+    [ -n "$fields" ] || continue
+    total=$((total + $(echo "$fields" | awk '{print $12 + $13}')))
+  done
+  echo "$total"
+}

@@ -32,6 +32,9 @@ def parse(path, labels):
     out["non2xx"] = int(m.group(1)) if m else 0
     m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", txt)
     out["socket_errors"] = sum(int(x) for x in m.groups()) if m else 0
+    # Server CPU per hit, when the bench measured the server's CPU ticks over the run.
+    if out.get("cpu_ticks") and out.get("clk_tck") and out["requests"]:
+        out["cpu_us_per_hit"] = int(out["cpu_ticks"]) * 1e6 / int(out["clk_tck"]) / out["requests"]
     return out
 
 
@@ -52,7 +55,8 @@ def summary(path):
         med[k] = {"rps": m("rps"), "p50": m("p50_ms"), "p99": m("p99_ms"), "n": len(rs),
                   "non2xx": sum(r.get("non2xx") or 0 for r in rs),
                   "errs": sum(r.get("socket_errors") or 0 for r in rs),
-                  "all_rps": [r.get("rps") for r in rs]}
+                  "all_rps": [r.get("rps") for r in rs], "cpu": m("cpu_us_per_hit"),
+                  "all_cpu": [r.get("cpu_us_per_hit") for r in rs]}
     lines = ["| connections | server | runs | req/s (median) | p50 ms | p99 ms | non-2xx | socket errors | req/s of each run |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for (c, s) in sorted(med, key=lambda k: (int(k[0]), k[1])):
@@ -71,7 +75,29 @@ def summary(path):
         lines.append("| %s | %s %s | %s %s |" % (
             c, fmt(r), "" if r is None else ("✅" if r >= 0.8 else "❌"),
             fmt(p), "" if p is None else ("✅" if p <= 1.25 else "❌")))
+    lines += cpu_lines(med)
     return "\n".join(lines)
+
+
+def cpu_lines(med):
+    """Server CPU per hit (µs, median of the runs) and its ratios to nginx and the floor."""
+    if not any(v["cpu"] for v in med.values()):
+        return []
+    lines = ["", "| connections | server | CPU µs per hit (median) | CPU µs per hit of each run |", "| --- | --- | --- | --- |"]
+    for (c, s) in sorted(med, key=lambda k: (int(k[0]), k[1])):
+        v = med[(c, s)]
+        lines.append("| %s | %s | %s | %s |" % (c, s, fmt(v["cpu"]), ", ".join(fmt(x) for x in v["all_cpu"])))
+    lines += ["", "| connections | almanac/nginx CPU per hit (target ≤ 0.80) | almanac/floor CPU per hit (target ≤ 1.30) | nginx/floor |",
+              "| --- | --- | --- | --- |"]
+    for c in sorted({k[0] for k in med}, key=int):
+        cpu = {s: (med.get((c, s)) or {}).get("cpu") for s in ("almanac", "nginx", "floor")}
+        def ratio(a, b, target=None):
+            if not cpu[a] or not cpu[b]:
+                return "—"
+            r = cpu[a] / cpu[b]
+            return fmt(r) + ("" if target is None else (" ✅" if r <= target else " ❌"))
+        lines.append("| %s | %s | %s | %s |" % (c, ratio("almanac", "nginx", 0.8), ratio("almanac", "floor", 1.3), ratio("nginx", "floor")))
+    return lines
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/bench.sh — `make bench`: almanac vs nginx on cached hits, memory per idle
-# connection, single-flight on a cold key, upstream connection reuse, then the
+# scripts/bench.sh — `make bench`: almanac vs nginx vs the floor (bench/floor.c) on cached hits,
+# with server CPU per hit and its ratios; memory per idle connection,
+# single-flight on a cold key, upstream connection reuse, then the
 # component benches when present. Reports numbers; never fails a build on them
 # (exit status is non-zero only when the harness itself cannot run).
 #
@@ -8,6 +9,8 @@
 #   BENCH_QUICK=1 scripts/bench.sh   smoke run: every duration tiny
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
 #   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
+#   BENCH_HITS_ONLY=1                only the cached-hits comparison (almanac, nginx, the floor)
+#   FLOOR_WORKERS=2                  the floor's forked workers (NGINX_WORKERS: nginx's)
 #   (always run: scripts/storm.sh, the quota storm against a provider answering 429, and
 #   scripts/bench-cluster.sh, three replicas sharing Redis)
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
@@ -26,7 +29,7 @@ if [ "$QUICK" = 1 ]; then
 else
   DUR="${BENCH_DURATION:-10s}"; RUNS="${BENCH_RUNS:-3}"; IDLE_NS="5000 15000"; BURST_N=1000; SEQ_N=100; CONCS="50 256"; IDLE_PROBES=20
 fi
-CMDLINE="$0 $*  (BENCH_QUICK=$QUICK, BENCH_ACCESS_LOG=${BENCH_ACCESS_LOG:-0})"
+CMDLINE="$0 $*  (BENCH_QUICK=$QUICK, BENCH_ACCESS_LOG=${BENCH_ACCESS_LOG:-0}, BENCH_HITS_ONLY=${BENCH_HITS_ONLY:-0})"
 need_cmd wrk wrk
 need_cmd curl curl
 raise_fd_limit 20000
@@ -67,12 +70,28 @@ log "GET /v1/rates -> $RATES_STATUS, $BODY_BYTES bytes, $CTYPE, X-Cache: $XCACHE
 start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
 cmp -s "$WORK/rates.body" <(curl -s "$NGINX/v1/rates") || die "nginx does not serve the same bytes"
 log "nginx master pid $NGINX_PID on $NGINX"
+# The floor answers with almanac's whole cached answer, status line and headers included.
+curl -s -i -o "$WORK/rates.response" "$APP/v1/rates"
+start_floor "$WORK/rates.response"
+cmp -s "$WORK/rates.body" <(curl -s "$FLOOR/v1/rates") || die "the floor does not serve the same bytes"
+log "floor pid $FLOOR_PID on $FLOOR"
+CLK_TCK="$(getconf CLK_TCK)"
+# server_pids NAME — the processes whose CPU a run is charged: almanac's one, nginx's master
+# and workers, the floor's parent and workers.
+server_pids() {
+  case "$1" in
+    almanac) echo "$APP_PID" ;;
+    nginx) nginx_pids ;;
+    floor) process_tree "$FLOOR_PID" ;;
+  esac
+}
 
 emit "# almanac evidence: scripts/bench.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$CMDLINE\`"
-emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, almanac and nginx alternating"
+emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, almanac, nginx and the floor (bench/floor.c, ${FLOOR_WORKERS:-2} workers) taking turns"
+emit "- server CPU: utime + stime from /proc/PID/stat of the server's processes (nginx and the floor: master and workers), before and after each run, over the requests wrk counted"
 emit "- logging: $LOG_MODE"
 emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\` (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, keepalive_requests 1000000)"
 emit ""
@@ -81,17 +100,21 @@ emit ""
 RUNS_FILE="$WORK/wrk.jsonl"
 for c in $CONCS; do
   for ((r = 1; r <= RUNS; r++)); do
-    for server in almanac nginx; do
-      if [ $server = almanac ]; then url="$APP/v1/rates"; else url="$NGINX/v1/rates"; fi
+    for server in almanac nginx floor; do
+      case $server in almanac) url="$APP/v1/rates" ;; nginx) url="$NGINX/v1/rates" ;; floor) url="$FLOOR/v1/rates" ;; esac
       log "wrk -c$c run $r $server"
+      # shellcheck disable=SC2046 # one PID per word
+      ticks_before="$(cpu_ticks $(server_pids $server))"
       wrk -t1 -c"$c" -d"$DUR" --latency "$url" >"$WORK/wrk-$server-$c-$r.txt" 2>&1 || true
+      # shellcheck disable=SC2046
+      ticks_after="$(cpu_ticks $(server_pids $server))"
       "$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-$server-$c-$r.txt" \
-        server=$server conns="$c" run="$r" >>"$RUNS_FILE"
+        server=$server conns="$c" run="$r" cpu_ticks=$((ticks_after - ticks_before)) clk_tck="$CLK_TCK" >>"$RUNS_FILE"
       kill -0 "$APP_PID" 2>/dev/null || die "almanac died during wrk (see $WORK/almanac.err)"
     done
   done
 done
-emit "## Cached hits: almanac vs nginx (same bytes)"
+emit "## Cached hits: almanac vs nginx vs the floor (same bytes)"
 emit ""
 "$PYTHON" "$ROOT/bench/wrk_report.py" summary "$RUNS_FILE" >>"$REPORT"
 if [ "${BENCH_ACCESS_LOG:-0}" = 1 ]; then
@@ -103,6 +126,12 @@ HWM_AFTER_WRK="$(proc_status "$APP_PID" VmHWM)"
 emit ""
 emit "almanac peak RSS (VmHWM) after the wrk runs: $((HWM_AFTER_WRK / 1024)) MiB ($HWM_AFTER_WRK KiB)"
 emit ""
+if [ "${BENCH_HITS_ONLY:-0}" = 1 ]; then
+  cp "$REPORT" "$OUT"
+  cat "$REPORT"
+  log "report saved to ${OUT#"$ROOT"/} (BENCH_HITS_ONLY: cached hits only)"
+  exit 0
+fi
 
 # ---------------------------------------------------------------- single flight
 emit "## Single-flight on a cold key and upstream connection reuse"

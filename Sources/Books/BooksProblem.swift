@@ -53,4 +53,14 @@ public struct BooksProblem: Error, Sendable, Equatable {
             return .failure(invalidISBN(input, error))
         }
     }
+
+    /// `parse(_:)` on UTF-8 bytes, such as a path parameter as the router captured it: a valid
+    /// ISBN is read without making a `String` of the input; the problem quotes it as text.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ISBN, BooksProblem> {
+        do {
+            return .success(try ISBN(parsing: bytes))
+        } catch {
+            return .failure(invalidISBN(String(decoding: bytes, as: UTF8.self), error))
+        }
+    }
 }

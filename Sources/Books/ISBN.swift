@@ -69,6 +69,71 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Parses an ISBN from UTF-8 bytes, such as a path parameter as the router captured it:
+    /// the same answers and the same errors as `init(parsing:)` on the text those bytes are
+    /// (invalid UTF-8 read as U+FFFD). A well-formed ISBN (ASCII digits, `-`, space, a final
+    /// `X`) is read straight from the bytes without making a `String` of the input, which is
+    /// what a cached `GET /v1/books/{isbn}` hit does; anything else is handed to the text parser,
+    /// which says exactly what is wrong.
+    public init(parsing bytes: UnsafeBufferPointer<UInt8>) throws(ISBNError) {
+        if let isbn13 = ISBN.canonicalISBN13(asciiBytes: bytes) {
+            self.init(canonical: isbn13)
+        } else {
+            try self.init(parsing: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// An ISBN already known to be thirteen ASCII digits with a valid check digit.
+    private init(canonical isbn13: String) { self.isbn13 = isbn13 }
+
+    /// The ISBN-13 of well-formed ASCII input, or nil for anything `init(parsing:)` would reject
+    /// or that is not plain ASCII. Digits are kept on the stack; only the answer becomes a
+    /// `String` (thirteen bytes: stored inline, no allocation).
+    static func canonicalISBN13(asciiBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var digits: (UInt64, UInt64) = (0, 0) // up to 13 digit values, one per byte
+        var count = 0
+        var sawX = false
+        for byte in bytes {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: " "): continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "X"), UInt8(ascii: "x"): value = 10
+            default: return nil
+            }
+            guard !sawX, count < 13 else { return nil }
+            sawX = value == 10
+            withUnsafeMutableBytes(of: &digits) { $0[count] = value }
+            count += 1
+        }
+        // Only the last of ten digits may be an X (10), and check digits 13 are 0…9: the text
+        // below is digits only.
+        return withUnsafeBytes(of: digits) { raw -> String? in
+            let values = raw.bindMemory(to: UInt8.self)
+            switch count {
+            case 10:
+                guard values[9] == checkDigit10(values[0..<9]) else { return nil }
+                var isbn13: [UInt8] = [9, 7, 8] + values[0..<9]
+                isbn13.append(checkDigit13(isbn13))
+                return digitsText(isbn13)
+            case 13:
+                guard !sawX, values[0] == 9, values[1] == 7, values[2] == 8 || values[2] == 9,
+                      values[12] == checkDigit13(values[0..<12]) else { return nil }
+                return digitsText(values[0..<13])
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// Digit values 0…9 as their ASCII text.
+    static func digitsText<C: Collection<UInt8>>(_ values: C) -> String {
+        String(unsafeUninitializedCapacity: values.count) { buffer in
+            for (index, value) in values.enumerated() { buffer[index] = UInt8(ascii: "0") &+ value }
+            return values.count
+        }
+    }
+
     public var description: String { isbn13 }
 
     // MARK: - Checksums (ISO 2108)

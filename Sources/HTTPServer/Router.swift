@@ -1,10 +1,3 @@
-/// Values captured from a route pattern's `{name}` placeholders, percent-decoded.
-public struct RouteParameters: Sendable, Equatable {
-    public private(set) var values: [String: String] = [:]
-    public init(_ values: [String: String] = [:]) { self.values = values }
-    public subscript(name: String) -> String? { values[name] }
-}
-
 /// Maps method + path to handlers.
 ///
 /// Patterns are `/`-separated; a segment is a literal (`rates`), a placeholder (`{code}`),
@@ -32,21 +25,23 @@ public struct Router: Sendable {
 
     private struct Entry: Sendable {
         var route: Route
-        var segments: [Segment]
+        var pattern: RoutePattern
         var handler: Handler
-    }
-
-    private enum Segment: Sendable {
-        case literal(String)
-        case parameter(name: String, prefix: String, suffix: String)
+        /// `route.method`'s bytes, compared with the request's.
+        var method: [UInt8]
+        /// For a pattern without placeholders, the whole path it matches.
+        var literalPath: [UInt8]?
     }
 
     private var entries: [Entry] = []
-    /// Patterns without placeholders, by the `/`-led path they match: the index into `entries` of each
-    /// such route, per pattern, in registration order. A path equal to one of them can only be
-    /// answered by those entries (a fully literal match beats any placeholder match), so the
-    /// common case needs one hash lookup instead of splitting the path and trying every route.
-    private var literalRoutes: [String: [Int]] = [:]
+    /// For each segment count (a path has one segment per `/`), the indices into `entries` of
+    /// the patterns with that many segments, in registration order: the only ones a path of that
+    /// count can match, so a request is compared with a handful of patterns, not all of them.
+    private var entriesBySegmentCount: [[Int]] = []
+    /// The same, for patterns without placeholders only: a path equal to one of them, with its
+    /// method, is answered by the first such route (nothing is more specific), after one
+    /// length-and-bytes comparison per literal route of that segment count.
+    private var literalEntriesBySegmentCount: [[Int]] = []
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -87,13 +82,22 @@ public struct Router: Sendable {
 
     public mutating func add(_ method: String, _ pattern: String, public isPublic: Bool = false,
                              _ handler: @escaping Handler) {
-        let segments = Router.compile(pattern)
-        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
-            // Keyed by the path that splits into exactly these segments.
-            let key = "/" + segments.map { if case let .literal(text) = $0 { text } else { "" } }.joined(separator: "/")
-            literalRoutes[key, default: []].append(entries.count)
+        let compiled = RoutePattern(pattern)
+        let count = compiled.segments.count
+        while entriesBySegmentCount.count <= count {
+            entriesBySegmentCount.append([])
+            literalEntriesBySegmentCount.append([])
         }
-        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), segments: segments, handler: handler))
+        entriesBySegmentCount[count].append(entries.count)
+        var literalPath: [UInt8]?
+        if compiled.literalCount == count {
+            literalPath = compiled.segments.flatMap { segment -> [UInt8] in
+                if case let .literal(bytes) = segment { [UInt8(ascii: "/")] + bytes } else { [] }
+            }
+            literalEntriesBySegmentCount[count].append(entries.count)
+        }
+        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled,
+                             handler: handler, method: Array(method.utf8), literalPath: literalPath))
     }
 
     public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
@@ -108,30 +112,49 @@ public struct Router: Sendable {
         case notFound
     }
 
+    /// Matches on the path's bytes, in place (`RoutePattern`). Among the routes whose pattern
+    /// matches and whose method is `method` (or GET, for HEAD), the one with the most literal
+    /// segments wins, the earliest registered on a tie; so a fully literal route beats any
+    /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        // Fast path: an exact literal route with this method (or GET for HEAD). The first one
-        // registered wins, as in the general loop (ties keep the earlier entry).
-        if let candidates = literalRoutes[path] {
-            for index in candidates {
-                let entry = entries[index]
-                if entry.route.method == method || (method == "HEAD" && entry.route.method == "GET") {
-                    return .found(entry.route, RouteParameters(), entry.handler)
-                }
+        var methodBytes = method
+        return methodBytes.withUTF8 { methodBytes in
+            if let match = path.utf8.withContiguousStorageIfAvailable({ match(methodBytes, path: path, bytes: $0) }) {
+                return match
+            }
+            // A bridged string without contiguous UTF-8: copy once.
+            return Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
+        }
+    }
+
+    private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+        let segmentCount = RoutePattern.segmentCount(bytes)
+        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
+        let isHead = Router.equal(method, Router.head)
+        /// Whether the entry answers this method (GET answers HEAD).
+        func answers(_ entry: Entry) -> Bool {
+            Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
+        }
+        for index in literalEntriesBySegmentCount[segmentCount] {
+            if let literalPath = entries[index].literalPath, Router.equal(bytes, literalPath), answers(entries[index]) {
+                return .found(entries[index].route, RouteParameters(), entries[index].handler)
             }
         }
-        let pathSegments = Router.split(path)
         var allowed: [String] = []
-        var best: (entry: Entry, params: RouteParameters, literals: Int)?
-        for entry in entries {
-            guard let (params, literals) = Router.match(entry.segments, pathSegments) else { continue }
-            let methodMatches = entry.route.method == method || (method == "HEAD" && entry.route.method == "GET")
-            if methodMatches {
-                if best == nil || literals > best!.literals { best = (entry, params, literals) }
-            } else {
-                allowed.append(entry.route.method)
+        var best: Int?
+        for index in entriesBySegmentCount[segmentCount] where entries[index].pattern.matches(bytes) {
+            guard answers(entries[index]) else {
+                allowed.append(entries[index].route.method)
+                continue
             }
+            // The most literal segments win; on a tie the earlier route.
+            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
+            best = index
         }
-        if let best { return .found(best.entry.route, best.params, best.entry.handler) }
+        if let best {
+            let entry = entries[best]
+            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
+        }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)
         if allow.contains("GET") { allow.insert("HEAD") }
@@ -168,42 +191,12 @@ public struct Router: Sendable {
         }
     }
 
-    private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    }
+    private static let head = Array("HEAD".utf8)
+    private static let get = Array("GET".utf8)
 
-    private static func compile(_ pattern: String) -> [Segment] {
-        split(pattern).map { seg in
-            guard let open = seg.firstIndex(of: "{"), let close = seg.firstIndex(of: "}"), open < close else {
-                return .literal(String(seg))
-            }
-            return .parameter(name: String(seg[seg.index(after: open)..<close]),
-                              prefix: String(seg[..<open]),
-                              suffix: String(seg[seg.index(after: close)...]))
-        }
-    }
-
-    private static func match(_ pattern: [Segment], _ path: [Substring]) -> (RouteParameters, Int)? {
-        guard pattern.count == path.count else { return nil }
-        var values: [String: String] = [:]
-        var literals = 0
-        for (seg, actual) in zip(pattern, path) {
-            switch seg {
-            // Bytes, not `Character`s: the parser admits only ASCII in a path, and a segment
-            // compared by grapheme cluster could still differ in length from its bytes.
-            case let .literal(lit):
-                guard actual.utf8.elementsEqual(lit.utf8) else { return nil }
-                literals += 1
-            case let .parameter(name, prefix, suffix):
-                let bytes = actual.utf8
-                let prefixBytes = prefix.utf8, suffixBytes = suffix.utf8
-                guard bytes.count > prefixBytes.count + suffixBytes.count,
-                      bytes.starts(with: prefixBytes),
-                      bytes.reversed().starts(with: suffixBytes.reversed()) else { return nil }
-                let inner = bytes.dropFirst(prefixBytes.count).dropLast(suffixBytes.count)
-                values[name] = QueryString.percentDecode(inner, plusIsSpace: false)
-            }
-        }
-        return (RouteParameters(values), literals)
+    /// Method tokens and paths compared as the bytes they are (tokens are case-sensitive,
+    /// RFC 9110 §9.1).
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+        RoutePattern.equal(a, 0, a.count, b)
     }
 }

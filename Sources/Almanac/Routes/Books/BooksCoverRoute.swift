@@ -4,8 +4,8 @@ import HTTPServer
 
 extension BooksRoutes {
     /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached.
-    static func cover(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        answer(request, isbnText: isbnText, logger: logger,
+    static func cover(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
+        answer(request, isbn: parsed, logger: logger,
                cached: { service.cachedCover($0).map { coverResponse($0, request: request) } }) { isbn in
             switch try await service.cover(isbn) {
             case let .cover(lookup):

@@ -43,4 +43,9 @@ public enum BooksProblems {
     static func parse(_ input: String) -> Result<ISBN, Problem> {
         BooksProblem.parse(input).mapError(problem)
     }
+
+    /// Parses the ISBN of path placeholder `name` from its bytes (a missing one is the empty ISBN).
+    static func parse(_ parameters: RouteParameters, _ name: String) -> Result<ISBN, Problem> {
+        (parameters.withBytes(name) { BooksProblem.parse($0) } ?? BooksProblem.parse("")).mapError(problem)
+    }
 }

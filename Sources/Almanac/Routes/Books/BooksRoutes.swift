@@ -18,10 +18,10 @@ public enum BooksRoutes {
                                 links: PublicLinks = PublicLinks()) {
         router.get("/v1/books", public: true) { request, _ in batch(request, service: service, logger: logger) }
         router.get("/v1/books/{isbn}", public: true) { request, parameters in
-            book(request, isbnText: parameters["isbn"] ?? "", service: service, logger: logger)
+            book(request, isbn: BooksProblems.parse(parameters, "isbn"), service: service, logger: logger)
         }
         router.get("/v1/books/{isbn}/cover", public: true) { request, parameters in
-            cover(request, isbnText: parameters["isbn"] ?? "", service: service, logger: logger)
+            cover(request, isbn: BooksProblems.parse(parameters, "isbn"), service: service, logger: logger)
         }
         router.get("/v1/books/search", public: true) { request, _ in search(request, service: service, logger: logger) }
         router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service, links: links, logger: logger) }
@@ -35,8 +35,8 @@ public enum BooksRoutes {
     static let problemType = "application/problem+json"
 
     /// `GET /v1/books/{isbn}`: the book, or its cached 404.
-    static func book(_ request: HTTPRequest, isbnText: String, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        answer(request, isbnText: isbnText, logger: logger,
+    static func book(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
+        answer(request, isbn: parsed, logger: logger,
                cached: { service.cachedBook($0).map { bookResponse($0, request: request) } }) { isbn in
             bookResponse(try await service.book(isbn), request: request)
         }
@@ -45,10 +45,10 @@ public enum BooksRoutes {
     /// The one shape of the single-ISBN routes: the path's ISBN (its 400 when it is not one),
     /// a fresh cached answer at once (no task hop), else `lookup` as a task, whose failure is
     /// answered as the upstream problem it is.
-    static func answer(_ request: HTTPRequest, isbnText: String, logger: Logger?, cached: (ISBN) -> HTTPResponse?,
+    static func answer(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, logger: Logger?, cached: (ISBN) -> HTTPResponse?,
                        lookup: @escaping @Sendable (ISBN) async throws -> HTTPResponse) -> HTTPResponseFuture {
         let isbn: ISBN
-        switch BooksProblems.parse(isbnText) {
+        switch parsed {
         case let .success(parsed): isbn = parsed
         case let .failure(problem): return .ready(problem.response)
         }
