@@ -134,22 +134,38 @@ almanac_env() {
   export ALMANAC_SERVER_ADMIN_TOKEN="$ADMIN_TOKEN"
   export ALMANAC_LOG_LEVEL="${ALMANAC_LOG_LEVEL:-error}"
   export ALMANAC_RATES_PROVIDERS="${ALMANAC_RATES_PROVIDERS:-coinbase,coingecko}"
-  export ALMANAC_RATES_COINBASE_BASE_URL="$STUB"
-  export ALMANAC_RATES_COINGECKO_BASE_URL="$STUB"
-  export ALMANAC_RATES_COINDESK_BASE_URL="$STUB"
-  export ALMANAC_RATES_BITSTAMP_BASE_URL="$STUB"
-  export ALMANAC_RATES_COINBASE_EXCHANGE_BASE_URL="$STUB"
-  export ALMANAC_RATES_FRANKFURTER_BASE_URL="$STUB"
-  # The price index's exchanges (coinbase-exchange and bitstamp above): at the stub, whose
-  # tickers quote coinbase's table, so the index is on in every run as in production.
-  export ALMANAC_RATES_KRAKEN_BASE_URL="$STUB"
-  export ALMANAC_RATES_GEMINI_BASE_URL="$STUB"
-  export ALMANAC_RATES_BITFINEX_BASE_URL="$STUB"
-  export ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL="$STUB"
-  export ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL="$STUB"
-  export ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL="$STUB/covers"
+  # Every registered provider's location keys (covers included) at the stub: the list is the
+  # binary's own (`almanac check-config --providers`), so a new provider is wired with no edit.
+  # The stub's tickers quote coinbase's table, so the price index is on in every run as in production.
+  local var
+  load_provider_listing
+  for var in $(provider_vars baseUrlEnv); do export "$var=$STUB"; done
   export ALMANAC_UPSTREAM_USER_AGENT="${ALMANAC_UPSTREAM_USER_AGENT:-almanac-evidence (+https://example.invalid/almanac)}"
   unset ALMANAC_CONFIG PORT || true
+}
+
+# load_provider_listing — PROVIDER_LISTING: every provider the binary registers, one JSON
+# object a line (`$APP_BIN check-config --providers`). Read once per run, in this shell (not
+# in a `$(…)`, which would forget it): profile-hit later wraps the binary in valgrind.
+PROVIDER_LISTING=""
+load_provider_listing() {
+  [ -n "$PROVIDER_LISTING" ] && return 0
+  PROVIDER_LISTING="$("$APP_BIN" check-config --providers)" || die "$APP_BIN check-config --providers failed"
+  [ -n "$PROVIDER_LISTING" ] || die "$APP_BIN check-config --providers listed no provider"
+}
+
+# provider_vars FIELD — the environment variables FIELD (baseUrlEnv or budgetEnv) of every
+# provider in PROVIDER_LISTING (load_provider_listing first), one a line.
+provider_vars() {
+  printf '%s\n' "$PROVIDER_LISTING" | python3 -c '
+import json, sys
+field = sys.argv[1]
+for line in sys.stdin:
+    if line.strip():
+        value = json.loads(line)[field]
+        for name in (value if isinstance(value, list) else [value]):
+            print(name)
+' "$1"
 }
 
 # unbudget_providers NAME… — no request budget for these providers (RATES_COINBASE,
@@ -161,6 +177,13 @@ unbudget_providers() {
     var="ALMANAC_${provider}_MAX_REQUESTS_PER_SECOND"
     export "$var=${!var:-0}"
   done
+}
+
+# unbudget_all_providers — unbudget_providers for every provider the binary registers.
+unbudget_all_providers() {
+  local var
+  load_provider_listing
+  for var in $(provider_vars budgetEnv); do export "$var=${!var:-0}"; done
 }
 
 # start_almanac — sets APP_PORT, APP_PID, ALMANAC. stdout (access log) goes to

@@ -46,8 +46,7 @@ export ALMANAC_CACHE_MAX_ENTRIES="${ALMANAC_CACHE_MAX_ENTRIES:-2000}"
 # The stub is no real provider: no request budgets (their published limits, 1 a second for
 # Google Books, would answer most misses at this rate 503 before any fault). Breakers and
 # cooldowns stay on: the faults exercise them, and their 503s count as fault answers.
-unbudget_providers RATES_COINBASE RATES_COINGECKO RATES_COINDESK RATES_BITSTAMP RATES_COINBASE_EXCHANGE \
-                   RATES_FRANKFURTER RATES_KRAKEN RATES_GEMINI RATES_BITFINEX BOOKS_GOOGLE_BOOKS BOOKS_OPEN_LIBRARY
+unbudget_all_providers
 APP_STDOUT="$WORK/access.log" start_almanac
 log "almanac pid $APP_PID on $APP; stub on $STUB; soak ${SOAK_SECONDS}s at ${SOAK_RATE} req/s"
 

@@ -678,7 +678,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def openlibrary_book(self, isbn, f):
         # The real shape: https://covers.openlibrary.org/b/id/<id>-L.jpg (almanac keeps only the
-        # /b/… path and re-bases it onto books.openLibrary.coversBaseUrl, e.g. <stub>/covers).
+        # /b/… path and re-bases it onto books.openLibrary.coversBaseUrl, here <stub>).
         host = "http://%s" % self.headers.get("Host", "127.0.0.1")
         b = {"url": "https://openlibrary.org/books/OL%sM/stub" % isbn[-7:], "key": "/books/OL%sM" % isbn[-7:],
              "title": f["title"], "authors": [{"url": "https://openlibrary.org/authors/OL1A", "name": a}

@@ -29,6 +29,10 @@ public struct AlmanacPlugins: Sendable {
     public var makeHTTPClient: @Sendable (HTTPClientConfiguration, Logger) -> any HTTPClient
     /// Reads the client's counters for `/metrics`, mapped to Almanac's shape.
     public var upstreamMetrics: @Sendable (any HTTPClient) -> UpstreamMetricsSnapshot
+    /// The configuration's defaults, provider registries included: the command line loads
+    /// onto them and `check-config --providers` lists their providers, so a build (or a test)
+    /// with another registry has its keys, lists and budgets with no other edit.
+    public var configurationDefaults = AlmanacConfiguration()
 
     public init(routes: [RouteRegistration] = [],
                 makeHTTPClient: @escaping @Sendable (HTTPClientConfiguration, Logger) -> any HTTPClient = { _, _ in UnavailableHTTPClient() },

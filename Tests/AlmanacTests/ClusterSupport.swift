@@ -89,13 +89,7 @@ final class Cluster: Sendable {
         ]
         // The index off unless a test's environment turns it on: these tests count the chain's requests.
         env["ALMANAC_RATES_INDEX_PROVIDERS"] = ""
-        for provider in ["RATES_COINBASE", "RATES_COINGECKO", "RATES_COINDESK", "RATES_BITSTAMP",
-                         "RATES_COINBASE_EXCHANGE", "RATES_FRANKFURTER", "RATES_KRAKEN", "RATES_GEMINI", "RATES_BITFINEX",
-                         "BOOKS_GOOGLE_BOOKS", "BOOKS_OPEN_LIBRARY"] {
-            env["ALMANAC_\(provider)_BASE_URL"] = stub.baseURL
-            env["ALMANAC_\(provider)_MAX_REQUESTS_PER_SECOND"] = "0"
-        }
-        env["ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL"] = stub.baseURL
+        env.merge(AlmanacBinary.stubEnvironment(stub.baseURL, unbudgeted: true)) { _, stubbed in stubbed }
         return env.merging(extraEnvironment) { _, given in given }
     }
 

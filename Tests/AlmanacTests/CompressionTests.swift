@@ -136,10 +136,7 @@ extension FullStackTests.Binary {
         let stub = try StubUpstream()
         defer { stub.stop() }
         CompressionTests.scriptLargeTable(stub)
-        let (spawned, port) = try await AlmanacBinary.serving([
-            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
-        ])
+        let (spawned, port) = try await AlmanacBinary.serving(AlmanacBinary.stubEnvironment(stub.baseURL))
         defer {
             spawned.kill()
             spawned.removeFiles()

@@ -58,18 +58,29 @@ enum AlmanacBinary {
         }
     }
 
-    /// `almanac serve` on 127.0.0.1:`port`, the rates providers pointed at `stub`, no retries,
+    /// `almanac serve` on 127.0.0.1:`port`, every provider pointed at `stub`, no retries,
     /// plus `extra` settings.
     static func serve(port: Int, stub: StubUpstream, _ extra: [String: String] = [:]) throws -> Spawned {
-        try Spawned(["serve"], environment: [
+        try Spawned(["serve"], environment: stubEnvironment(stub.baseURL).merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1",
             "ALMANAC_SERVER_PORT": String(port),
             "ALMANAC_UPSTREAM_RETRIES": "0",
-            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
-            // No index unless asked for: its exchanges are not at the stub here.
+            // No index unless asked for: these tests count the chain's requests.
             "ALMANAC_RATES_INDEX_PROVIDERS": "",
-        ].merging(extra) { _, new in new })
+        ]) { _, new in new }.merging(extra) { _, new in new })
+    }
+
+    /// The environment that points every provider of `providers` (the registry's listing) at
+    /// `stubURL`, covers included, and with `unbudgeted` lifts its steward budget: a provider
+    /// added to a registry is wired to the stub here with no edit.
+    static func stubEnvironment(_ stubURL: String, unbudgeted: Bool = false,
+                                providers: [ProviderListing] = ProviderListing.all()) -> [String: String] {
+        var env: [String: String] = [:]
+        for provider in providers {
+            for variable in provider.baseURLEnvironment { env[variable] = stubURL }
+            if unbudgeted { env[provider.budgetEnvironment] = "0" }
+        }
+        return env
     }
 
     /// Waits until `/healthz` on `port` answers 200; records the process's output as an issue

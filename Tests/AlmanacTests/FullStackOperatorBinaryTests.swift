@@ -44,7 +44,7 @@ extension FullStackTests.Binary {
         let stub = try StubUpstream()
         defer { stub.stop() }
         FullStackFixtures.scriptAll(stub)
-        let (spawned, port) = try await AlmanacBinary.serving([
+        let (spawned, port) = try await AlmanacBinary.serving(AlmanacBinary.stubEnvironment(stub.baseURL).merging([
             "ALMANAC_SERVER_TRUST_FORWARDED_HEADERS": "true",
             "ALMANAC_LOG_LEVEL": "info",
             "ALMANAC_UPSTREAM_RETRIES": "0",
@@ -52,12 +52,7 @@ extension FullStackTests.Binary {
             "ALMANAC_UPSTREAM_REQUEST_DEADLINE_MS": "1000",
             "ALMANAC_RATES_TTL_SECONDS": "1",
             "ALMANAC_RATES_STALE_SECONDS": "60",
-            "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-            "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
-            "ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL": stub.baseURL,
-            "ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL": stub.baseURL,
-            "ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": stub.baseURL,
-        ])
+        ]) { _, given in given })
         defer {
             spawned.kill()
             spawned.removeFiles()

@@ -63,11 +63,10 @@ extension FullStackTests.Binary {
             let stub = try StubUpstream()
             defer { stub.stop() }
             FullStackFixtures.scriptAll(stub)
-            let (app, port) = try await AlmanacBinary.serving([
+            let (app, port) = try await AlmanacBinary.serving(AlmanacBinary.stubEnvironment(stub.baseURL).merging([
                 "ALMANAC_CACHE_REDIS_URL": "redis://:pa55-w0rd-l2@127.0.0.1:\(redis.port)",
-                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL, "ALMANAC_RATES_COINGECKO_BASE_URL": stub.baseURL,
                 "ALMANAC_UPSTREAM_RETRIES": "0", "ALMANAC_LOG_LEVEL": "debug",
-            ])
+            ]) { _, given in given })
             defer { app.kill(); app.removeFiles() }
 
             let served = try await Self.get(port, "/v1/rates")

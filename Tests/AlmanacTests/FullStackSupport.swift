@@ -92,11 +92,13 @@ final class FullStack: Sendable {
     let port: Int
     let logs: MemoryLogSink
 
-    init(configure: (inout AlmanacConfiguration) -> Void = { _ in },
+    /// `defaults`: the configuration's defaults, provider registries included (a test that
+    /// adds a provider hands its own; the standard build's otherwise).
+    init(defaults: AlmanacConfiguration = AlmanacConfiguration(), configure: (inout AlmanacConfiguration) -> Void = { _ in },
          script: (StubUpstream) -> Void = FullStackFixtures.scriptAll) throws {
         let stub = try StubUpstream()
         script(stub)
-        var config = AlmanacConfiguration()
+        var config = defaults
         config.server.http.host = "127.0.0.1"
         config.server.http.port = 0
         config.server.http.shutdownGraceSeconds = 3
@@ -104,15 +106,11 @@ final class FullStack: Sendable {
         config.upstream.client.retries = 0
         config.upstream.client.connectTimeoutMs = 2000
         config.upstream.client.timeoutMs = 10000
-        // Every registered provider at the stub.
-        for id in config.rates.endpoints.descriptors.map(\.id) { config.rates.endpoints[id].baseURL = stub.baseURL }
-        for id in config.history.endpoints.descriptors.map(\.id) { config.history.endpoints[id].baseURL = stub.baseURL }
-        for id in config.rates.index.endpoints.descriptors.map(\.id) { config.rates.index.endpoints[id].baseURL = stub.baseURL }
+        // Every registered provider at the stub (the registry's listing, covers included).
+        config.pointEveryProvider(at: stub.baseURL)
         // The index off unless a test turns it on (`withIndex`): these tests pin the chain's
         // own numbers and upstream request counts; the index has its own (`FullStackIndexTests`).
         config.rates.index.providers = []
-        for id in config.books.endpoints.descriptors.map(\.id) { config.books.endpoints[id].baseURL = stub.baseURL }
-        config.books.openLibrary.coversBaseURL = stub.baseURL
         configure(&config)
         let logs = MemoryLogSink()
         let app = AlmanacApp(configuration: config, plugins: .standard, logSink: logs)
@@ -127,10 +125,11 @@ final class FullStack: Sendable {
         self.logs = logs
     }
 
-    static func run(configure: (inout AlmanacConfiguration) -> Void = { _ in },
+    static func run(defaults: AlmanacConfiguration = AlmanacConfiguration(),
+                    configure: (inout AlmanacConfiguration) -> Void = { _ in },
                     script: (StubUpstream) -> Void = FullStackFixtures.scriptAll,
                     _ body: (FullStack) async throws -> Void) async throws {
-        let stack = try FullStack(configure: configure, script: script)
+        let stack = try FullStack(defaults: defaults, configure: configure, script: script)
         do {
             try await body(stack)
         } catch {

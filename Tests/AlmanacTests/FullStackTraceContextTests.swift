@@ -28,15 +28,11 @@ extension FullStackTests.Binary {
         }
 
         static func serving(_ stub: StubUpstream) async throws -> (AlmanacBinary.Spawned, Int) {
-            try await AlmanacBinary.serving([
+            try await AlmanacBinary.serving(AlmanacBinary.stubEnvironment(stub.baseURL).merging([
                 "ALMANAC_LOG_LEVEL": "info",
                 "ALMANAC_UPSTREAM_RETRIES": "0",
                 "ALMANAC_RATES_PROVIDERS": "coinbase",
-                "ALMANAC_RATES_COINBASE_BASE_URL": stub.baseURL,
-                "ALMANAC_BOOKS_GOOGLE_BOOKS_BASE_URL": stub.baseURL,
-                "ALMANAC_BOOKS_OPEN_LIBRARY_BASE_URL": stub.baseURL,
-                "ALMANAC_BOOKS_OPEN_LIBRARY_COVERS_BASE_URL": stub.baseURL,
-            ])
+            ]) { _, given in given })
         }
 
         @Test func theClientsTraceReachesBothLogLinesAndEveryUpstreamRequest() async throws {

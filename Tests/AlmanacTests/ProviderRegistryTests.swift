@@ -6,25 +6,11 @@ import Testing
 import Upstream
 @testable import Almanac
 
-/// README "How to add a provider", walked with a made-up provider: its file's worth (the type
-/// below, with its `kind`) plus one line in a list (here: the list handed to the configuration),
+/// README "How to add a provider", walked with a made-up provider: its file's worth
+/// (`ExampleRatesProvider`, with its `kind`) plus one line in a list (here: the list handed to the configuration),
 /// and its configuration keys, its place in `rates.providers`, its steward budget and its
 /// `check-config` section all follow, with nothing else edited.
 @Suite struct ProviderRegistryTests {
-    /// The "one file": id, default base URL and budget, request building and decoding.
-    struct ExampleRatesProvider: RatesProvider, DescribedProvider {
-        static let descriptor = ProviderDescriptor(id: "example-rates", defaultBaseURL: "https://rates.example.org",
-                                                   defaultBudget: ProviderBudget(maxRequestsPerSecond: 4))
-        static let kind = RatesProviderKind(descriptor) { baseURL, _ in ExampleRatesProvider(baseURL: baseURL) }
-
-        var baseURL: String
-        var url: String { BaseURL.trimmed(baseURL) + "/btc" }
-
-        func fetch(client: any HTTPClient) async throws -> RateTable {
-            throw UpstreamError(.other, provider: name, detail: "the example only proves the wiring")
-        }
-    }
-
     private static let environment = [
         "ALMANAC_RATES_PROVIDERS": "example-rates,coinbase",
         "ALMANAC_RATES_EXAMPLE_RATES_BASE_URL": "http://127.0.0.1:9/mirror/",

@@ -44,15 +44,18 @@ public enum AlmanacCLI {
             output.out(AlmanacVersion.versionLine)
             return exitSuccess
         case let .checkConfig(flags):
-            guard let config = load(flags, environment, fileReader, output) else { return exitUsage }
+            guard let config = load(flags, environment, fileReader, plugins, output) else { return exitUsage }
             output.out(config.redactedJSON)
+            return exitSuccess
+        case .listProviders:
+            for provider in ProviderListing.all(for: plugins.configurationDefaults) { output.out(provider.json) }
             return exitSuccess
         case let .healthcheck(url, flags):
             let target: String
             if let url {
                 target = url
             } else {
-                guard let config = load(flags, environment, fileReader, output) else { return exitUsage }
+                guard let config = load(flags, environment, fileReader, plugins, output) else { return exitUsage }
                 target = HealthCheck.defaultURL(for: config)
             }
             if let failure = HealthCheck.probe(url: target) {
@@ -61,14 +64,16 @@ public enum AlmanacCLI {
             }
             return exitSuccess
         case let .serve(flags):
-            guard let config = load(flags, environment, fileReader, output) else { return exitUsage }
+            guard let config = load(flags, environment, fileReader, plugins, output) else { return exitUsage }
             return serve(config, plugins: plugins, output: output)
         }
     }
 
     private static func load(_ flags: ConfigurationFlags, _ environment: [String: String],
-                             _ fileReader: ConfigurationLoader.FileReader, _ output: Output) -> AlmanacConfiguration? {
-        switch ConfigurationLoader.load(flags: flags, environment: environment, fileReader: fileReader) {
+                             _ fileReader: ConfigurationLoader.FileReader, _ plugins: AlmanacPlugins,
+                             _ output: Output) -> AlmanacConfiguration? {
+        switch ConfigurationLoader.load(flags: flags, environment: environment, fileReader: fileReader,
+                                        defaults: plugins.configurationDefaults) {
         case let .success(config):
             return config
         case let .failure(errors):

@@ -2,6 +2,8 @@
 enum CLICommand: Equatable {
     case serve(ConfigurationFlags)
     case checkConfig(ConfigurationFlags)
+    /// `check-config --providers`: the provider registry, one JSON object a line.
+    case listProviders
     case healthcheck(url: String?, flags: ConfigurationFlags)
     case help
     case version
@@ -23,6 +25,10 @@ enum CLICommand: Equatable {
         if let first = rest.first, !first.hasPrefix("-") {
             subcommand = first
             rest = rest.dropFirst()
+        }
+        if subcommand == "check-config", rest.contains("--providers") {
+            return rest.count == 1 ? .success(.listProviders)
+                : .failure(UsageError(message: "--providers takes no other arguments"))
         }
         let allowed: Set<String>
         switch subcommand {
@@ -74,6 +80,10 @@ enum CLICommand: Equatable {
                               run the server (the default command); stops on SIGTERM/SIGINT
       almanac check-config [--config PATH] [--host H] [--port N]
                               validate and print the effective configuration, secrets as ***
+      almanac check-config --providers
+                              print every upstream provider, one JSON object a line: name,
+                              domain, key section, base URL keys and their variables, budget
+                              key and variable, default base URL
       almanac healthcheck [--url URL] [--config PATH]
                               exit 0 when GET /healthz answers 200 within 2 s, else 1
                               (default URL: http://127.0.0.1:<server.port>/healthz)
