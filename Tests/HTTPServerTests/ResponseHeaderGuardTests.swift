@@ -20,6 +20,23 @@ import Testing
         }
     }
 
+    /// The head writer checks the bytes it copies: a safe head says so, any unsafe field
+    /// (anywhere in the list) makes the whole head unsendable.
+    @Test func theHeadWriterReportsAnUnsafeField() {
+        func safe(_ headers: HTTPHeaders) -> Bool {
+            let response = HTTPResponse(status: .ok, headers: headers, body: [])
+            let bound = ResponseHead.capacity(response, requestID: "r", date: Array("d".utf8), serverName: "s")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+            defer { buffer.deallocate() }
+            return ResponseHead.write(response, version: .http1_1, isHead: false, close: false, requestID: "r",
+                                      date: Array("d".utf8), serverName: "s", into: buffer).safe
+        }
+        #expect(safe(["ETag": "\"abc\"", "X-Note": "plain é text"]))
+        #expect(!safe(["ETag": "\"abc\"", "X-Note": "a\r\nSet-Cookie: a=b"]))
+        #expect(!safe(["X-A\nB": "v", "ETag": "\"abc\""]))
+        #expect(!safe(["": "v"]))
+    }
+
     @Test func theLogNamesTheFieldWithoutItsBytes() {
         let field = HTTPHeaders.Field(name: "X-A\r\nSet-Cookie", value: "secret")
         #expect(ResponseHeaderGuard.describe(field) == "X-A??Set-Cookie")
