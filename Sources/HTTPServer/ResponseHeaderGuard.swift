@@ -6,7 +6,7 @@
 ///
 /// Every route's response passes here, so a route that forgets to check what it copies into a
 /// header still cannot split a response or plant `Set-Cookie`/`Location`. On the hit path the
-/// check costs one branch-free pass over the bytes `ResponseHead.write` has just copied into
+/// check costs one branch-free pass, eight bytes at a time, over the bytes `ResponseHead.write` has just copied into
 /// its buffer (`unsafeNameBytes`, `unsafeValueBytes`); only a refused response pays for
 /// `firstUnsafeField`, which names the field for the log.
 enum ResponseHeaderGuard {
@@ -23,22 +23,55 @@ enum ResponseHeaderGuard {
     /// Whether a name's bytes may not be written: empty, or any byte outside `!`…`~`, or `:`.
     @inline(__always)
     static func unsafeNameBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var bad: UInt8 = bytes.isEmpty ? 1 : 0
-        for byte in bytes {
-            bad |= (byte &- 0x21 >= 0x5E ? 1 : 0) | (byte == 0x3A ? 1 : 0)
+        bytes.isEmpty || scan(bytes) { word in
+            Self.hasByte(below: 0x21, word) | (word & Self.highBits) | Self.hasByte(0x7F, word) | Self.hasByte(0x3A, word)
         }
-        return bad != 0
     }
 
     /// Whether a value's bytes may not be written: any of 0x00–0x1F or DEL (UTF-8's bytes
     /// ≥ 0x80 are text).
     @inline(__always)
     static func unsafeValueBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var bad: UInt8 = 0
-        for byte in bytes {
-            bad |= (byte < 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0)
+        scan(bytes) { word in Self.hasByte(below: 0x20, word) | Self.hasByte(0x7F, word) }
+    }
+
+    // MARK: Eight bytes at a time
+
+    static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Non-zero when some byte of `word` is below `limit` (≤ 0x80): the classic SWAR test,
+    /// exact for "is there one" (a byte ≥ 0x80 never counts, its own high bit is masked out).
+    @inline(__always)
+    static func hasByte(below limit: UInt64, _ word: UInt64) -> UInt64 {
+        (word &- lowBits &* limit) & ~word & highBits
+    }
+
+    /// Non-zero when some byte of `word` equals `byte`.
+    @inline(__always)
+    static func hasByte(_ byte: UInt64, _ word: UInt64) -> UInt64 {
+        hasByte(below: 1, word ^ (lowBits &* byte))
+    }
+
+    /// Whether `test` is non-zero for any 8-byte word of `bytes` (the last, short word padded
+    /// with `!`, which no test flags).
+    @inline(__always)
+    static func scan(_ bytes: UnsafeRawBufferPointer, _ test: (UInt64) -> UInt64) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var flagged: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            flagged |= test(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
         }
-        return bad != 0
+        if offset < bytes.count {
+            var last = lowBits &* 0x21
+            withUnsafeMutableBytes(of: &last) { word in
+                word.baseAddress?.copyMemory(from: base + offset, byteCount: bytes.count - offset)
+            }
+            flagged |= test(last)
+        }
+        return flagged != 0
     }
 
     /// What the log says about a refused field: its name's visible bytes (a name may itself be

@@ -37,6 +37,26 @@ import Testing
         #expect(!safe(["": "v"]))
     }
 
+    /// The eight-bytes-at-a-time scans agree with the byte-by-byte rules on every length and
+    /// position (random bytes, biased to the boundaries).
+    @Test func wordScansAgreeWithTheByteRules() {
+        var random = SplitMix64(seed: 0x6EAD)
+        let interesting: [UInt8] = [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x3A, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41]
+        for _ in 0..<20_000 {
+            let count = Int(random.next() % 40)
+            let bytes: [UInt8] = (0..<count).map { _ in
+                random.next() % 3 == 0 ? interesting[Int(random.next() % UInt64(interesting.count))]
+                    : UInt8(ascii: "a") + UInt8(random.next() % 26)
+            }
+            let nameRule = bytes.isEmpty || bytes.contains { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3A }
+            let valueRule = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            bytes.withUnsafeBytes { raw in
+                #expect(ResponseHeaderGuard.unsafeNameBytes(raw) == nameRule, "\(bytes)")
+                #expect(ResponseHeaderGuard.unsafeValueBytes(raw) == valueRule, "\(bytes)")
+            }
+        }
+    }
+
     @Test func theLogNamesTheFieldWithoutItsBytes() {
         let field = HTTPHeaders.Field(name: "X-A\r\nSet-Cookie", value: "secret")
         #expect(ResponseHeaderGuard.describe(field) == "X-A??Set-Cookie")
