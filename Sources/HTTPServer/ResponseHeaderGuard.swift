@@ -53,24 +53,29 @@ enum ResponseHeaderGuard {
         hasByte(below: 1, word ^ (lowBits &* byte))
     }
 
-    /// Whether `test` is non-zero for any 8-byte word of `bytes` (the last, short word padded
-    /// with `!`, which no test flags).
+    /// Whether `test` is non-zero for any 8-byte word of `bytes`. From 8 bytes on, the last
+    /// word is the one ending at the last byte (it overlaps the one before: a byte tested twice
+    /// is still one of `bytes`); fewer are gathered into one word padded with `!`, which no
+    /// test flags.
     @inline(__always)
     static func scan(_ bytes: UnsafeRawBufferPointer, _ test: (UInt64) -> UInt64) -> Bool {
         guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        guard count >= 8 else {
+            var word = lowBits &* 0x21
+            for i in 0..<count {
+                let shift = UInt64(i &* 8)
+                word = (word & ~(0xFF << shift)) | UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            }
+            return test(word) != 0
+        }
         var flagged: UInt64 = 0
         var offset = 0
-        while offset + 8 <= bytes.count {
+        while offset &+ 8 < count {
             flagged |= test(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
+            offset &+= 8
         }
-        if offset < bytes.count {
-            var last = lowBits &* 0x21
-            withUnsafeMutableBytes(of: &last) { word in
-                word.baseAddress?.copyMemory(from: base + offset, byteCount: bytes.count - offset)
-            }
-            flagged |= test(last)
-        }
+        flagged |= test(base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
         return flagged != 0
     }
 
