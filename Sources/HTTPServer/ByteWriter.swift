@@ -50,6 +50,12 @@ struct ByteWriter {
         count += 1
     }
 
+    /// The bytes written since offset `start` (to check what was just copied, in place).
+    @inline(__always)
+    func written(from start: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + start, count: count - start)
+    }
+
     /// The decimal digits of `value` (at most `ASCIIDecimal.maxBytes`, with a sign).
     @inline(__always)
     mutating func writeDecimal(_ value: Int) {

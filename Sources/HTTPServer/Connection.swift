@@ -380,20 +380,27 @@ final class Connection: @unchecked Sendable {
     }
 
     private func write(_ response: HTTPResponse, close: Bool) {
-        var response = response
-        if let unsafe = ResponseHeaderGuard.firstUnsafeField(response.headers) {
-            core.log("request \(current.requestID): response header \(ResponseHeaderGuard.describe(response.headers.fields[unsafe])) "
-                + "holds a control character or is not a token; answering 500 instead of writing it")
-            response = Problem(status: .internalServerError,
-                               detail: "The response could not be sent safely. Request id \(current.requestID).").response
-        }
         let date = HTTPDateCache.shared.current
         let serverName = core.configuration.serverName
-        let scratch = owner.headScratch(atLeast: ResponseHead.capacity(
+        var response = response
+        var scratch = owner.headScratch(atLeast: ResponseHead.capacity(
             response, requestID: current.requestID, date: date, serverName: serverName))
-        let (framing, headCount) = ResponseHead.write(
+        var (framing, headCount, safe) = ResponseHead.write(
             response, version: current.version, isHead: current.isHead, close: close,
             requestID: current.requestID, date: date, serverName: serverName, into: scratch)
+        if !safe {
+            // Never the header: a 500 problem instead, and the field's name in the log.
+            let name = ResponseHeaderGuard.firstUnsafeField(response.headers).map { ResponseHeaderGuard.describe(response.headers.fields[$0]) }
+            core.log("request \(current.requestID): response header \(name ?? "?") holds a control character "
+                + "or is not a token; answering 500 instead of writing it")
+            response = Problem(status: .internalServerError,
+                               detail: "The response could not be sent safely. Request id \(current.requestID).").response
+            scratch = owner.headScratch(atLeast: ResponseHead.capacity(
+                response, requestID: current.requestID, date: date, serverName: serverName))
+            (framing, headCount, safe) = ResponseHead.write(
+                response, version: current.version, isHead: current.isHead, close: close,
+                requestID: current.requestID, date: date, serverName: serverName, into: scratch)
+        }
         if core.accessLog != nil {
             pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
         }

@@ -55,14 +55,16 @@ enum ResponseHead {
     }
 
     /// Writes the whole head of `response` into `buffer`, which must hold at least
-    /// `capacity(...)` bytes, and returns its framing and length.
+    /// `capacity(...)` bytes, and returns its framing, its length, and whether every handler
+    /// field is safe to send (`ResponseHeaderGuard`, checked on the bytes just copied): when
+    /// not, the caller must send something else.
     /// - Parameters:
     ///   - version: echoed from the request (`HTTP/1.0` or `HTTP/1.1`).
     ///   - close: `Connection: close` follows; otherwise a 1.0 keep-alive says `keep-alive`.
     static func write(
         _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
         requestID: String, date: [UInt8], serverName: String, into buffer: UnsafeMutableRawBufferPointer
-    ) -> (framing: Framing, count: Int) {
+    ) -> (framing: Framing, count: Int, safe: Bool) {
         let framing = framing(status: response.status.code, isHead: isHead,
                               bodyCount: response.body.count,
                               handlerContentLength: response.headers["Content-Length"])
@@ -87,16 +89,21 @@ enum ResponseHead {
         out.write("\r\nX-Request-ID: ")
         out.write(requestID)
         out.write("\r\n")
+        var unsafe = false
         response.headers.fields.withUnsafeBufferPointer { fields in
             for i in fields.indices where !isServerOwned(fields[i].name) {
+                let nameStart = out.count
                 out.write(fields[i].name)
+                unsafe = ResponseHeaderGuard.unsafeNameBytes(out.written(from: nameStart)) || unsafe
                 out.write(": ")
+                let valueStart = out.count
                 out.write(fields[i].value)
+                unsafe = ResponseHeaderGuard.unsafeValueBytes(out.written(from: valueStart)) || unsafe
                 out.write("\r\n")
             }
         }
         out.write("\r\n")
-        return (framing, out.count)
+        return (framing, out.count, !unsafe)
     }
 
     /// Appends the whole head of `response` to `out` and returns its framing (tests, and
@@ -109,8 +116,8 @@ enum ResponseHead {
         let bound = capacity(response, requestID: requestID, date: date, serverName: serverName)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
         defer { buffer.deallocate() }
-        let (framing, count) = write(response, version: version, isHead: isHead, close: close,
-                                     requestID: requestID, date: date, serverName: serverName, into: buffer)
+        let (framing, count, _) = write(response, version: version, isHead: isHead, close: close,
+                                        requestID: requestID, date: date, serverName: serverName, into: buffer)
         out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         return framing
     }

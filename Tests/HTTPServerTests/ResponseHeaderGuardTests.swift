@@ -20,6 +20,43 @@ import Testing
         }
     }
 
+    /// The head writer checks the bytes it copies: a safe head says so, any unsafe field
+    /// (anywhere in the list) makes the whole head unsendable.
+    @Test func theHeadWriterReportsAnUnsafeField() {
+        func safe(_ headers: HTTPHeaders) -> Bool {
+            let response = HTTPResponse(status: .ok, headers: headers, body: [])
+            let bound = ResponseHead.capacity(response, requestID: "r", date: Array("d".utf8), serverName: "s")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+            defer { buffer.deallocate() }
+            return ResponseHead.write(response, version: .http1_1, isHead: false, close: false, requestID: "r",
+                                      date: Array("d".utf8), serverName: "s", into: buffer).safe
+        }
+        #expect(safe(["ETag": "\"abc\"", "X-Note": "plain é text"]))
+        #expect(!safe(["ETag": "\"abc\"", "X-Note": "a\r\nSet-Cookie: a=b"]))
+        #expect(!safe(["X-A\nB": "v", "ETag": "\"abc\""]))
+        #expect(!safe(["": "v"]))
+    }
+
+    /// The eight-bytes-at-a-time scans agree with the byte-by-byte rules on every length and
+    /// position (random bytes, biased to the boundaries).
+    @Test func wordScansAgreeWithTheByteRules() {
+        var random = SplitMix64(seed: 0x6EAD)
+        let interesting: [UInt8] = [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x3A, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41]
+        for _ in 0..<20_000 {
+            let count = Int(random.next() % 40)
+            let bytes: [UInt8] = (0..<count).map { _ in
+                random.next() % 3 == 0 ? interesting[Int(random.next() % UInt64(interesting.count))]
+                    : UInt8(ascii: "a") + UInt8(random.next() % 26)
+            }
+            let nameRule = bytes.isEmpty || bytes.contains { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x3A }
+            let valueRule = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            bytes.withUnsafeBytes { raw in
+                #expect(ResponseHeaderGuard.unsafeNameBytes(raw) == nameRule, "\(bytes)")
+                #expect(ResponseHeaderGuard.unsafeValueBytes(raw) == valueRule, "\(bytes)")
+            }
+        }
+    }
+
     @Test func theLogNamesTheFieldWithoutItsBytes() {
         let field = HTTPHeaders.Field(name: "X-A\r\nSet-Cookie", value: "secret")
         #expect(ResponseHeaderGuard.describe(field) == "X-A??Set-Cookie")
