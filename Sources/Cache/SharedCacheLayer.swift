@@ -211,6 +211,14 @@ public final class SharedCacheLayer: Sendable {
                 continue
             }
             if taken {
+                // Another replica may have stored the value and released its lock between the
+                // read above and this lock: read once more, so that gap never costs the cluster
+                // a second upstream request for a key just filled.
+                if let adopted = await freshValue(at: valueKey, namespace: namespace, key: key, accept: accept) {
+                    await release(lockKey, token: token)
+                    count { $0.hits += 1 }
+                    return .adopted(adopted.value, adopted.envelope, stale: false)
+                }
                 if waited { count { $0.takeovers += 1 } }
                 return .load(FillTicket(valueKey: valueKey, lockKey: lockKey, token: token))
             }
@@ -297,6 +305,36 @@ public final class SharedCacheLayer: Sendable {
         delay = min(delay * 2, settings.pollMaximumMilliseconds)
     }
 
+    /// The fresh, checked value at `valueKey`, or nil (absent, expired, refused, or the store
+    /// did not answer).
+    private func freshValue<Value>(at valueKey: [UInt8], namespace: String, key: [UInt8],
+                                   accept: (SharedEnvelope) -> Result<Value, SharedRejection>) async
+        -> (value: Value, envelope: SharedEnvelope)? {
+        let stored: [UInt8]?
+        do {
+            stored = try await backend.value(at: valueKey)
+            noteSuccess()
+        } catch {
+            noteFailure()
+            return nil
+        }
+        let now = wallMilliseconds()
+        guard let stored, let (value, envelope) = await checked(stored, at: valueKey, namespace: namespace, key: key,
+                                                                now: now, accept: accept),
+              now < envelope.expiresAtMilliseconds else { return nil }
+        return (value, envelope)
+    }
+
+    /// Releases a fill lock this flight holds (best effort: it expires by itself).
+    private func release(_ lockKey: [UInt8], token: [UInt8]) async {
+        do {
+            _ = try await backend.releaseLock(lockKey, token: token)
+            noteSuccess()
+        } catch {
+            noteFailure()
+        }
+    }
+
     /// After the ticket's load: stores `envelope` (nil: the load failed, or cannot be encoded)
     /// when it fits and is still servable, then releases the lock if the flight holds it.
     /// Storing comes first, so that waiters never see the lock gone before the value is there.
@@ -315,14 +353,7 @@ public final class SharedCacheLayer: Sendable {
                 }
             }
         }
-        if let token = ticket.token {
-            do {
-                _ = try await backend.releaseLock(ticket.lockKey, token: token)
-                noteSuccess()
-            } catch {
-                noteFailure()
-            }
-        }
+        if let token = ticket.token { await release(ticket.lockKey, token: token) }
     }
 
     // MARK: Purges

@@ -19,6 +19,8 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
         var unavailable: String?
         /// Calls still to fail one by one (a slow moment), then served again.
         var failingCalls = 0
+        /// Runs once, just before the next lock is tried (`beforeNextLock`).
+        var beforeNextLock: (@Sendable () async -> Void)?
     }
 
     private let clock: any CacheClock
@@ -36,6 +38,12 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
     /// The next `count` calls fail (each as a call past its timeout would), later ones succeed.
     public func failNextCalls(_ count: Int) {
         state.withLock { $0.failingCalls = max(0, count) }
+    }
+
+    /// Runs `action` once, just before the next `acquireLock` is tried: another replica's
+    /// work landing in the gap between a flight's read of a key and its lock.
+    public func beforeNextLock(_ action: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.beforeNextLock = action }
     }
 
     /// Calls still set to fail by `failNextCalls`.
@@ -66,7 +74,12 @@ public final class InMemorySharedCacheBackend: SharedCacheBackend {
     }
 
     public func acquireLock(_ key: [UInt8], token: [UInt8], ttlMilliseconds: Int) async throws(SharedCacheUnavailable) -> Bool {
-        try live { state, now in
+        let action = state.withLock { state in
+            defer { state.beforeNextLock = nil }
+            return state.beforeNextLock
+        }
+        if let action { await action() }
+        return try live { state, now in
             if let held = state.entries[key], held.expiresAt > now { return false }
             state.entries[key] = Entry(value: token, expiresAt: now + Double(max(1, ttlMilliseconds)) / 1000)
             return true

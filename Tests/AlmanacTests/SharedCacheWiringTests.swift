@@ -36,12 +36,17 @@ import TestSupport
         // Values read back may claim no longer lifetimes than each namespace's configured ones.
         let limits = try load(["ALMANAC_RATES_TTL_SECONDS": "60", "ALMANAC_RATES_STALE_SECONDS": "600",
                                "ALMANAC_BOOKS_TTL_SECONDS": "100", "ALMANAC_BOOKS_NOT_FOUND_TTL_SECONDS": "200",
-                               "ALMANAC_BOOKS_STALE_SECONDS": "300", "ALMANAC_RATES_HISTORY_TTL_SECONDS": "400"]).get()
+                               "ALMANAC_BOOKS_STALE_SECONDS": "300", "ALMANAC_RATES_HISTORY_TTL_SECONDS": "400",
+                               "ALMANAC_BOOKS_SEARCH_TTL_SECONDS": "500"]).get()
             .sharedCacheSettings.valueLimits
         #expect(limits["rates"] == SharedValueLimits(ttlSeconds: 60, staleSeconds: 600))
         #expect(limits["books"] == SharedValueLimits(ttlSeconds: 200, staleSeconds: 300))
         #expect(limits["covers"] == SharedValueLimits(ttlSeconds: 200, staleSeconds: 300))
         #expect(limits["history"] == SharedValueLimits(ttlSeconds: 400, staleSeconds: 400))
+        #expect(limits["book-search"] == SharedValueLimits(ttlSeconds: 500, staleSeconds: 300))
+        #expect(limits["volumes"] == SharedValueLimits(ttlSeconds: 200, staleSeconds: 300))
+        // Every namespace the cache holds is bounded by its own TTLs, not only by the absolute limit.
+        #expect(Set(limits.keys) == Set(AdminRoutes.namespaces), "\(limits.keys.sorted())")
         #expect(set.secrets.contains("s3cret-pw"))
         #expect(set.redactedJSON.contains(#""url" : "redis://app:***@10.0.0.5:6380/2""#), "\(set.redactedJSON)")
         #expect(!set.redactedJSON.contains("s3cret-pw"))

@@ -41,6 +41,23 @@ import Testing
         #expect(b.layer.stats().up)
     }
 
+    /// A miss whose read comes just before another replica stores the key and releases its
+    /// lock takes the free lock, then finds the value there: it adopts it instead of sending
+    /// the cluster's second upstream request for the key, and gives the lock back.
+    @Test func aValueStoredBetweenTheReadAndTheLockIsAdopted() async throws {
+        let cluster = Cluster()
+        let a = cluster.replica(), b = cluster.replica()
+        let loads = Counter()
+        cluster.backend.beforeNextLock {
+            _ = try? await b.notes().value(for: "k", load: noteLoader("fromB", calls: loads))
+        }
+        let answer = try await a.notes().value(for: "k", load: noteLoader("fromA", calls: loads))
+        #expect(loads.value == 1, "only b loaded")
+        #expect(answer.value == Note("fromB"))
+        #expect(answer.source == .shared)
+        #expect(cluster.backend.liveKeys.count == 1, "a released the lock it took: only the value is left")
+    }
+
     /// Two replicas, one cold key, concurrent misses: one upstream load; the other replica waits
     /// for the lock's holder and adopts its value.
     @Test func coldKeyIsLoadedOnceAcrossReplicas() async throws {

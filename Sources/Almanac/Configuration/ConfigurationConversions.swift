@@ -57,7 +57,8 @@ extension AlmanacConfiguration {
     }
 
     /// Per shared namespace, the longest freshness and stale window its loads give: rates and
-    /// books their configured TTLs (a book not found has its own, usually shorter, TTL), history
+    /// books their configured TTLs (a book not found has its own, usually shorter, TTL; a volume
+    /// by id the same two; a search page `books.searchTtlSeconds`), history
     /// blocks at most `rates.history.ttlSeconds` fresh and as long again stale.
     var sharedValueLimits: [String: SharedValueLimits] {
         let bookTTL = max(books.ttlSeconds, books.notFoundTtlSeconds)
@@ -66,6 +67,8 @@ extension AlmanacConfiguration {
             HistoryService.namespaceName: SharedValueLimits(ttlSeconds: history.ttlSeconds, staleSeconds: history.ttlSeconds),
             "books": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
             "covers": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
+            "book-search": SharedValueLimits(ttlSeconds: books.searchTtlSeconds, staleSeconds: books.staleSeconds),
+            "volumes": SharedValueLimits(ttlSeconds: bookTTL, staleSeconds: books.staleSeconds),
         ]
     }
 
