@@ -6,8 +6,8 @@ import Cache
 /// Layout, version 1: 1 for an image (its bytes are the body) or 0 for the missing-image 404,
 /// the content type, then the body as a byte string (image bytes are carried as they are,
 /// any byte value). The content type goes out as a response header, so reading refuses any
-/// the service would not send: an image's must be one `CoverMediaType` accepts as it is, a
-/// missing cover's is `application/problem+json`.
+/// the service would not send: an image's must be the type its own bytes' signature names
+/// (JPEG, PNG, GIF or WebP), a missing cover's is `application/problem+json`.
 extension CoverAnswer: SharedCacheValue {
     static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "C"), version: 1)
 
@@ -23,10 +23,12 @@ extension CoverAnswer: SharedCacheValue {
         guard let cover = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let isImage = try reader.readBool()
             let contentType = try reader.readString()
-            guard isImage ? CoverMediaType.imageType(contentType) == contentType : contentType == Self.missingContentType else {
+            let body = try reader.readBytes()
+            // An image's bytes must be what its type says, as a fetched cover's are
+            // (`CoverMediaType.sniffed`): a record cannot relabel an SVG or a page as a picture.
+            guard isImage ? CoverMediaType.sniffed(body) == contentType : contentType == Self.missingContentType else {
                 throw reader.invalid("content type")
             }
-            let body = try reader.readBytes()
             return CoverAnswer(image: isImage ? body : nil, contentType: contentType, body: body)
         }) else { return nil }
         self = cover

@@ -122,20 +122,28 @@ import Testing
         var random = SplitMix64(seed: 0xC0_7E4)
         // Every byte value, as a JPEG's would be.
         let allBytes = (0...255).map { UInt8($0) } + [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
         let covers = [
-            CoverAnswer.image(allBytes, contentType: "image/jpeg"),
-            CoverAnswer.image([], contentType: "image/png"),
+            CoverAnswer.image(jpeg + allBytes, contentType: "image/jpeg"),
+            CoverAnswer.image([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], contentType: "image/png"),
             CoverAnswer.missing(body: Array(#"{"type":"about:blank","status":404}"#.utf8)),
             CoverAnswer.missing(body: []),
-            CoverAnswer.image(random.bytes(maxCount: 70_000), contentType: "image/gif"),
+            CoverAnswer.image(Array("GIF89a".utf8) + random.bytes(maxCount: 70_000), contentType: "image/gif"),
+            CoverAnswer.image(Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8), contentType: "image/webp"),
         ]
         for cover in covers {
             #expect(SharedCacheValueProbe.roundTripFindings(cover).isEmpty)
         }
         let decoded = CoverAnswer(sharedCacheBytes: covers[0].sharedCacheBytes)
-        #expect(decoded?.image == allBytes)
+        #expect(decoded?.image == jpeg + allBytes)
         #expect(decoded?.contentType == "image/jpeg")
         #expect(CoverAnswer(sharedCacheBytes: covers[2].sharedCacheBytes)?.image == nil)
+        // A record whose bytes are not what its type says is refused: an SVG (or a page, or
+        // nothing) labelled as an image, or one image format labelled as another.
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
+        for (body, type) in [(svg, "image/png"), ([], "image/png"), (jpeg, "image/png"), (Array("<html>".utf8), "image/gif")] {
+            #expect(CoverAnswer(sharedCacheBytes: CoverAnswer.image(body, contentType: type).sharedCacheBytes) == nil, "\(type)")
+        }
         #expect(SharedCacheValueProbe.damageFindings(covers[0], cases: 5_000, random: &random).isEmpty)
         #expect(SharedCacheValueProbe.damageFindings(covers[2], cases: 2_000, random: &random).isEmpty)
     }
