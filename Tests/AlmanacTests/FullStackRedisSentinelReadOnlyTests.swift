@@ -103,12 +103,8 @@ extension FullStackTests.Binary.RedisSentinel {
         } catch {
             failure = error
         }
-        for client in clients.withLock({ $0 }) { await client.shutdown() }
-        if let sentinel = sentinelProcess.withLock({ $0 }) {
-            if failure != nil { Issue.record("sentinel log: \(sentinel.log.suffix(2000))") }
-            await sentinel.stop()
-        }
-        await otherServer.withLock({ $0 })?.stop()
+        await Self.stop(clients: clients.withLock { $0 }, sentinels: sentinelProcess.withLock { $0 }.map { [$0] } ?? [],
+                        servers: otherServer.withLock { $0 }.map { [$0] } ?? [], after: failure)
         if let failure { throw failure }
     }
 }

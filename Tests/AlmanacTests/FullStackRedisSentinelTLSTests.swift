@@ -56,23 +56,11 @@ extension FullStackTests.Binary {
                             configuration: Self.sentinelConfiguration(pki))
                         sentinels.withLock { $0.append(sentinel) }
                     }
-                    let asking = sentinels.withLock { $0 }.map { sentinel in
-                        RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: sentinel.port),
-                                                                      timeoutMilliseconds: 2_000))
-                    }
+                    let asking = RedisSentinel.clients(of: sentinels.withLock { $0 })
                     clients.withLock { $0 = asking }
                     // Over TLS, each sentinel finds the replica (from the primary's INFO) and the
                     // other sentinels (their hellos on the primary).
-                    let settled = await waitUntil(timeout: 60) {
-                        for client in asking {
-                            let known = await RedisSentinel.known(by: client)
-                            guard known.replicas == 1, known.sentinels == 2 else { return false }
-                        }
-                        return true
-                    }
-                    var seen: [String] = []
-                    for client in asking { seen.append("\(await RedisSentinel.known(by: client))") }
-                    #expect(settled, "the sentinels found the replica and each other over TLS: \(seen)")
+                    await RedisSentinel.expectSettled(asking)
                     return primary
                 }, redisEnvironment: { _ in
                     [
@@ -92,12 +80,7 @@ extension FullStackTests.Binary {
                         return true
                     }, "both replicas use the TLS primary the sentinels name: \(cluster.stdout(0).suffix(2000))")
 
-                    let miss = try await cluster.get(0, "/v1/rates")
-                    #expect(miss.status == 200)
-                    let shared = try await cluster.get(1, "/v1/rates")
-                    #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis")
-                    #expect(shared.body == miss.body)
-                    #expect(cluster.stub.requestCount(for: FullStackFixtures.coinbasePath) == 1)
+                    try await RedisTLS.expectRatesShared(cluster)
                     for replica in 0..<cluster.size {
                         #expect(!cluster.stdout(replica).contains(Self.password) && !cluster.stderr(replica).contains(Self.password))
                         #expect(!cluster.stdout(replica).contains("verification is off"))
@@ -106,12 +89,8 @@ extension FullStackTests.Binary {
             } catch {
                 failure = error
             }
-            for client in clients.withLock({ $0 }) { await client.shutdown() }
-            for sentinel in sentinels.withLock({ $0 }) {
-                if failure != nil { Issue.record("sentinel \(sentinel.port) log: \(sentinel.log.suffix(2000))") }
-                await sentinel.stop()
-            }
-            await replicaServer.withLock({ $0 })?.stop()
+            await RedisSentinel.stop(clients: clients.withLock { $0 }, sentinels: sentinels.withLock { $0 },
+                                     servers: replicaServer.withLock { $0 }.map { [$0] } ?? [], after: failure)
             if let failure { throw failure }
         }
     }
