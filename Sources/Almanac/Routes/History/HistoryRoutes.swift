@@ -131,7 +131,7 @@ public enum HistoryRoutes {
         if let closes = history.freshCloses(codes, days: days) {
             // A failure to render is answered on the asynchronous path (`TracedFailure`).
             return TracedFailure.answer({ try respond(request, history: history, closes, relative: relative, render: render) },
-                                        failure: failure)
+                                        writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
         }
         return .pending {
             do {

@@ -72,6 +72,16 @@ public enum RatesRoutes {
         router.get("/v1/index", public: true) { request, _ in endpoint.index(request) }
     }
 
+    /// Whether `problem(for:)` writes a warn line for `error`: a currency the provider listed
+    /// without a usable rate, or an unexpected error (see `TracedFailure`).
+    static func writesWarnLine(for error: any Error) -> Bool {
+        switch error {
+        case let e as RatesInputError: return e.kind == .unavailableCurrency && e.upstream != nil
+        case is ProvidersUnavailable, is UpstreamError, is CancellationError: return false
+        default: return true
+        }
+    }
+
     /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
     /// failures were logged when they happened (`UpstreamFailureLog`) under the request id the
     /// detail names; a currency the provider listed without a usable rate is logged here.
@@ -150,7 +160,7 @@ private struct Endpoint: Sendable {
             RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
         }
         if let lookup = service.freshIndexed() {
-            return TracedFailure.answer({ try respond(lookup) }, failure: failure)
+            return TracedFailure.answer({ try respond(lookup) }, writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
         }
         return .pending { [self] in
             do {
