@@ -52,9 +52,9 @@ public final class AlmanacApp: Sendable {
         }
         let shared = redis.map { redis in
             SharedCacheLayer(backend: redis, settings: configuration.sharedCacheSettings,
-                             availability: { redis.client.isAvailable }, onRejected: rejectionLog.rejected)
+                             availability: { redis.client.isAvailable }, onRejected: { rejectionLog.rejected($0) })
         }
-        let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: staleLog.refreshFailed, shared: shared)
+        let cache = CacheStore(limits: configuration.cacheLimits, onRefreshFailure: { staleLog.refreshFailed($0) }, shared: shared)
         var sharedStats: (@Sendable () -> SharedCacheStats)?
         var sharedUp: (@Sendable () -> Bool)?
         if let shared {

@@ -17,8 +17,11 @@ public final class RedisSentinelProcess: Sendable {
 
     /// Starts a sentinel monitoring the primary at 127.0.0.1:`primaryPort` as `masterName`,
     /// with `quorum` sentinels needed to call it down after `downAfterMilliseconds` of silence.
+    /// `configuration` lines end `sentinel.conf` (TLS towards the monitored servers, the
+    /// master's `auth-pass`); the sentinel's plain `port` stays the one tests and almanac ask.
     public static func start(masterName: String, primaryPort: Int, quorum: Int = 2,
-                             downAfterMilliseconds: Int = 1_000, failoverTimeoutMilliseconds: Int = 3_000) async throws -> RedisSentinelProcess {
+                             downAfterMilliseconds: Int = 1_000, failoverTimeoutMilliseconds: Int = 3_000,
+                             configuration extra: [String] = []) async throws -> RedisSentinelProcess {
         guard let executable = executablePath else {
             throw RedisServerProcess.Failure(description: "redis-sentinel is not installed (make test-deps installs it)")
         }
@@ -37,6 +40,7 @@ public final class RedisSentinelProcess: Sendable {
                 sentinel down-after-milliseconds \(masterName) \(downAfterMilliseconds)
                 sentinel failover-timeout \(masterName) \(failoverTimeoutMilliseconds)
                 sentinel parallel-syncs \(masterName) 1
+                \(extra.joined(separator: "\n"))
 
                 """
             let path = directory + "/sentinel.conf"

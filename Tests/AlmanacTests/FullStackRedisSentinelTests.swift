@@ -30,6 +30,42 @@ extension FullStackTests.Binary {
             return (replicas, sentinels)
         }
 
+        /// Plain RESP clients of `sentinels`, for the test's own questions.
+        static func clients(of sentinels: [RedisSentinelProcess]) -> [RedisClient] {
+            sentinels.map { sentinel in
+                RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: sentinel.port),
+                                                              timeoutMilliseconds: 2_000))
+            }
+        }
+
+        /// Waits (60 s at most) until every sentinel knows the replica and the other sentinels,
+        /// which a failover needs; records what each knows when they do not.
+        static func expectSettled(_ asking: [RedisClient], sourceLocation: SourceLocation = #_sourceLocation) async {
+            let settled = await waitUntil(timeout: 60) {
+                for client in asking {
+                    let known = await Self.known(by: client)
+                    guard known.replicas == 1, known.sentinels == asking.count - 1 else { return false }
+                }
+                return true
+            }
+            guard !settled else { return }
+            var seen: [String] = []
+            for client in asking { seen.append("\(await Self.known(by: client))") }
+            Issue.record("the sentinels did not find the replica and each other: \(seen)", sourceLocation: sourceLocation)
+        }
+
+        /// Stops what a test started besides the cluster (which stops itself), whatever happened;
+        /// after a `failure`, records the sentinels' logs.
+        static func stop(clients: [RedisClient], sentinels: [RedisSentinelProcess], servers: [RedisServerProcess],
+                         after failure: (any Error)?) async {
+            for client in clients { await client.shutdown() }
+            for sentinel in sentinels {
+                if failure != nil { Issue.record("sentinel \(sentinel.port) log: \(sentinel.log.suffix(2000))") }
+                await sentinel.stop()
+            }
+            for server in servers { await server.stop() }
+        }
+
         /// `/readyz`'s `l2primary` of `replica`, when L2 is up.
         static func primaryInUse(_ cluster: Cluster, _ replica: Int) async -> String? {
             guard let ready = try? await cluster.get(replica, "/readyz"), ready.status == 200,
@@ -60,20 +96,9 @@ extension FullStackTests.Binary {
                         let sentinel = try await RedisSentinelProcess.start(masterName: Self.masterName, primaryPort: primary.port)
                         sentinels.withLock { $0.append(sentinel) }
                     }
-                    let asking = sentinels.withLock { $0 }.map { sentinel in
-                        RedisClient(configuration: RedisConfiguration(url: RedisURL(host: "127.0.0.1", port: sentinel.port),
-                                                                      timeoutMilliseconds: 2_000))
-                    }
+                    let asking = Self.clients(of: sentinels.withLock { $0 })
                     clients.withLock { $0 = asking }
-                    // A failover needs every sentinel to know the replica and the other sentinels.
-                    let settled = await waitUntil(timeout: 60) {
-                        for client in asking {
-                            let known = await Self.known(by: client)
-                            guard known.replicas == 1, known.sentinels == 2 else { return false }
-                        }
-                        return true
-                    }
-                    #expect(settled, "the sentinels found the replica and each other")
+                    await Self.expectSettled(asking)
                     return primary
                 }, redisEnvironment: { _ in
                     [
@@ -150,12 +175,8 @@ extension FullStackTests.Binary {
             }
             coldGate.open()
             // Stopped whatever happened (the cluster stops the primary and the almanac replicas).
-            for client in clients.withLock({ $0 }) { await client.shutdown() }
-            for sentinel in sentinels.withLock({ $0 }) {
-                if failure != nil { Issue.record("sentinel \(sentinel.port) log: \(sentinel.log.suffix(2000))") }
-                await sentinel.stop()
-            }
-            await replicaServer.withLock({ $0 })?.stop()
+            await Self.stop(clients: clients.withLock { $0 }, sentinels: sentinels.withLock { $0 },
+                            servers: replicaServer.withLock { $0 }.map { [$0] } ?? [], after: failure)
             if let failure { throw failure }
         }
     }

@@ -24,6 +24,16 @@ extension FullStackTests.Binary {
             }, body)
         }
 
+        /// The rates replica 0 loaded are answered by replica 1 from Redis: one upstream request.
+        static func expectRatesShared(_ cluster: Cluster, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let miss = try await cluster.get(0, "/v1/rates")
+            #expect(miss.status == 200, sourceLocation: sourceLocation)
+            let shared = try await cluster.get(1, "/v1/rates")
+            #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis", sourceLocation: sourceLocation)
+            #expect(shared.body == miss.body, sourceLocation: sourceLocation)
+            #expect(cluster.stub.requestCount(for: FullStackFixtures.coinbasePath) == 1, sourceLocation: sourceLocation)
+        }
+
         /// Every line the replicas wrote, which must never hold the password.
         static func expectNoPassword(_ cluster: Cluster) {
             for replica in 0..<cluster.size {
@@ -35,12 +45,7 @@ extension FullStackTests.Binary {
         @Test func aVerifiedConnectionSharesValues() async throws {
             try await Self.run(size: 2, tls: { ["ALMANAC_CACHE_REDIS_TLS_CA_FILE": $0.caFile] }) { cluster in
                 #expect(await waitUntil(timeout: 30) { await cluster.everyReplicaSeesL2("up") })
-                let miss = try await cluster.get(0, "/v1/rates")
-                #expect(miss.status == 200)
-                let shared = try await cluster.get(1, "/v1/rates")
-                #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis")
-                #expect(shared.body == miss.body)
-                #expect(cluster.stub.requestCount(for: FullStackFixtures.coinbasePath) == 1)
+                try await Self.expectRatesShared(cluster)
                 #expect(!cluster.stdout(0).contains("verification is off"))
                 Self.expectNoPassword(cluster)
             }

@@ -74,6 +74,41 @@ extension FullStackTests.Binary {
             }
         }
 
+        /// A failing rates request answered from the cache (the table lists EUR without a
+        /// usable rate): its warn line carries the client's trace and almanac's span, the same
+        /// as its access line, though a cached answer is made synchronously.
+        @Test func aFailingRatesRequestsWarnLineCarriesTheClientsTrace() async throws {
+            let stub = try StubUpstream()
+            defer { stub.stop() }
+            FullStackFixtures.scriptAll(stub)
+            stub.route(FullStackFixtures.coinbasePath,
+                       .json(#"{"data":{"currency":"BTC","rates":{"USD":"91234.56","EUR":"-5"}}}"#))
+            let (spawned, port) = try await Self.serving(stub)
+            defer { spawned.removeFiles() }
+            let client = try WireClient(port: port, timeout: 15)
+
+            // The first request loads the table; the second is answered from it.
+            try await client.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: load"])
+            #expect(try await client.readResponse().status == 200)
+            try await client.request("GET", "/v1/rates/EUR", extra: [
+                "X-Request-ID: cached-failure", "traceparent: 00-\(Self.traceID)-\(Self.clientSpan)-01",
+            ])
+            #expect(try await client.readResponse().status == 502)
+            #expect(stub.requestCount(for: FullStackFixtures.coinbasePath) == 1, "answered from the cached table")
+            #expect(await waitUntil { Self.lines(spawned, "request_id", "cached-failure").count == 2 },
+                    "the warn and access lines: \(spawned.stdout)")
+
+            let lines = Self.lines(spawned, "request_id", "cached-failure")
+            let access = try #require(lines.first { $0["msg"] as? String == "request" })
+            let warn = try #require(lines.first { $0["msg"] as? String == "upstream failed" })
+            #expect(warn["level"] as? String == "warn")
+            #expect(warn["provider"] as? String == "coinbase")
+            #expect(access["trace_id"] as? String == Self.traceID)
+            #expect(warn["trace_id"] as? String == Self.traceID, "\(warn)")
+            #expect(Self.isHex(warn["span_id"] as? String, count: 16))
+            #expect(warn["span_id"] as? String == access["span_id"] as? String)
+        }
+
         @Test func aMalformedTraceparentIsIgnoredAndAMissingOneStartsATrace() async throws {
             let stub = try StubUpstream()
             defer { stub.stop() }

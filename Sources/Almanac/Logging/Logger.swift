@@ -61,6 +61,14 @@ public final class Logger: Sendable {
         log(.warn, message(), fields)
     }
 
+    /// A `warn` line written on behalf of a client's request: `fields`, then the request's
+    /// `request_id`, `trace_id` and `span_id` (`RequestLogContext`), as on its access line.
+    public func warn(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:],
+                     for request: RequestLogContext) {
+        guard isEnabled(.warn) else { return }
+        emit(.warn, message(), fields, then: request.fields)
+    }
+
     public func error(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, Value> = [:]) {
         log(.error, message(), fields)
     }
@@ -149,7 +157,9 @@ public final class Logger: Sendable {
     /// calls this after each batch of requests, on a connection queue that must not block).
     public func requestAccessLogFlush() { sink.requestFlush() }
 
-    private func emit(_ level: LogLevel, deferred: Bool = false, _ message: String, _ fields: KeyValuePairs<String, Value>) {
+    /// Formats and writes one line: `fields`, then `more` (a request's ids).
+    private func emit(_ level: LogLevel, deferred: Bool = false, _ message: String, _ fields: KeyValuePairs<String, Value>,
+                      then more: KeyValuePairs<String, Value> = [:]) {
         let redactor = configuration.redactor
         let now = Self.wallClockNow()
         let time = TimestampText.iso8601Milliseconds(seconds: now.seconds, milliseconds: now.milliseconds)
@@ -165,7 +175,8 @@ public final class Logger: Sendable {
             bytes.append(contentsOf: level.rawValue.utf8)
             bytes.append(contentsOf: #"","msg":"#.utf8)
             JSONText.appendString(redactor.redact(message), to: &bytes)
-            for (key, value) in fields {
+            for index in 0..<(fields.count + more.count) {
+                let (key, value) = Self.field(index, of: fields, then: more)
                 bytes.append(UInt8(ascii: ","))
                 JSONText.appendString(key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
@@ -180,7 +191,8 @@ public final class Logger: Sendable {
             return
         case .text:
             line = "\(time) \(level.rawValue.uppercased()) \(TextFormat.value(redactor.redact(message), bare: true))"
-            for (key, value) in fields {
+            for index in 0..<(fields.count + more.count) {
+                let (key, value) = Self.field(index, of: fields, then: more)
                 line += " \(key)="
                 switch value {
                 case let .string(s): line += TextFormat.value(redactor.redact(s), bare: false)
@@ -191,6 +203,13 @@ public final class Logger: Sendable {
             line += "\n"
         }
         if deferred { sink.writeDeferred(line: Array(line.utf8)) } else { sink.write(line: Array(line.utf8)) }
+    }
+
+    /// The `index`th field of `fields` followed by `more` (no joined collection per line).
+    @inline(__always)
+    private static func field(_ index: Int, of fields: KeyValuePairs<String, Value>,
+                              then more: KeyValuePairs<String, Value>) -> (key: String, value: Value) {
+        index < fields.count ? fields[index] : more[index - fields.count]
     }
 
     /// The wall clock now (every log line's `time`), read with `clock_gettime`: no `Date` per line.

@@ -11,11 +11,12 @@ final class SharedRejectionLog: Sendable {
         warning = ThrottledWarning(logger: logger, clock: clock)
     }
 
-    func rejected(_ event: SharedRejectionEvent) {
+    /// Called on the task of the lookup that read the value: the line names that request.
+    func rejected(_ event: SharedRejectionEvent, request: RequestLogContext = .current) {
         warning.warn(once: event.reason.rawValue, "shared cache: value in Redis refused, treated as absent and deleted", [
             "namespace": .string(event.namespace),
             "key": .string(event.key),
             "reason": .string(event.reason.rawValue),
-        ])
+        ], for: request)
     }
 }

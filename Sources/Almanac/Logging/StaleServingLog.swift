@@ -10,11 +10,13 @@ final class StaleServingLog: Sendable {
         warning = ThrottledWarning(logger: logger, clock: clock)
     }
 
-    func refreshFailed(_ failure: RefreshFailure) {
+    /// Called on the refresh's task, which carries the ids of the request that found the
+    /// answer stale and started the refresh (`RequestLogContext.current`).
+    func refreshFailed(_ failure: RefreshFailure, request: RequestLogContext = .current) {
         warning.warn(once: failure.namespace + "/" + failure.key, "serving stale answers: refresh failed", [
             "namespace": .string(failure.namespace),
             "key": .string(failure.key),
             "cause": .string(String(describing: failure.error)),
-        ])
+        ], for: request)
     }
 }

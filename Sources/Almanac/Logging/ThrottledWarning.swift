@@ -14,10 +14,12 @@ final class ThrottledWarning: Sendable {
         self.clock = clock
     }
 
-    /// Writes the line unless one was written for `key` within the last minute.
-    func warn(once key: String, _ message: String, _ fields: KeyValuePairs<String, Logger.Value>) {
+    /// Writes the line unless one was written for `key` within the last minute; the line
+    /// carries the ids of `request`, the one that met the condition this time.
+    func warn(once key: String, _ message: String, _ fields: KeyValuePairs<String, Logger.Value>,
+              for request: RequestLogContext) {
         let now = clock.now()
         guard limit.withLock({ $0.allow(key, now: now) }) else { return }
-        logger.warn(message, fields)
+        logger.warn(message, fields, for: request)
     }
 }

@@ -24,10 +24,7 @@ enum UpstreamFailureLog {
             "detail": .string(failure.detail),
             "diagnostic": .string(failure.diagnostic),
             "url": .string(failure.url ?? ""),
-            "request_id": .string(requestID),
-            "trace_id": .string(trace?.traceIDText ?? ""),
-            "span_id": .string(trace?.spanIDText ?? ""),
             "background": .string(CacheRefresh.isBackground ? "true" : "false"),
-        ])
+        ], for: RequestLogContext(requestID: requestID, trace: trace))
     }
 }

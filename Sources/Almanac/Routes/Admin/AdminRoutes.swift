@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Base
 import HTTPServer
 import Upstream
 
@@ -69,7 +70,8 @@ enum AdminRoutes {
         let name = Logger.Value.string(namespace ?? "*")
         if case .unavailable(let reason) = outcome {
             logger?.warn(message + " in this replica only: the shared cache (Redis) is unavailable",
-                         ["namespace": name, "request_id": .string(request.requestID), "reason": .string(reason)])
+                         ["namespace": name, "reason": .string(reason)],
+                         for: RequestLogContext(requestID: request.requestID, trace: TraceContext.current))
         } else {
             logger?.info(message, ["namespace": name, "request_id": .string(request.requestID)])
         }

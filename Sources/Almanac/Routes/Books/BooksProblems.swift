@@ -1,3 +1,4 @@
+import Base
 import Books
 import HTTPClient
 import HTTPServer
@@ -33,7 +34,8 @@ public enum BooksProblems {
             return Problem(status: .serviceUnavailable, slug: "cancelled",
                            detail: "The lookup was cancelled; try again.")
         default:
-            logger?.warn("book lookup failed", ["error": .string(String(describing: error)), "request_id": .string(requestID)])
+            logger?.warn("book lookup failed", ["error": .string(String(describing: error))],
+                         for: RequestLogContext(requestID: requestID, trace: TraceContext.current))
             return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
                            detail: "The book lookup failed" + (requestID.isEmpty ? "." : " (request id \(requestID))."))
         }

@@ -127,37 +127,36 @@ public enum HistoryRoutes {
         _ request: HTTPRequest, history: HistoryService, codes: [String], days: ClosedRange<Int64>, relative: Bool,
         logger: Logger?, render: @escaping @Sendable (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
     ) -> HTTPResponseFuture {
+        let failure: @Sendable (any Error) -> HTTPResponse = { error in problem(for: error, request, logger: logger) }
         if let closes = history.freshCloses(codes, days: days) {
-            return .ready(respond(request, history: history, closes, relative: relative, logger: logger, render: render))
+            // A failure to render is answered on the asynchronous path (`TracedFailure`).
+            return TracedFailure.answer({ try respond(request, history: history, closes, relative: relative, render: render) },
+                                        writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
         }
         return .pending {
             do {
                 let closes = try await history.closes(codes, days: days)
-                return respond(request, history: history, closes, relative: relative, logger: logger, render: render)
+                return try respond(request, history: history, closes, relative: relative, render: render)
             } catch {
-                return problem(for: error, request, logger: logger)
+                return failure(error)
             }
         }
     }
 
     private static func respond(
-        _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool, logger: Logger?,
+        _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool,
         render: (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
-    ) -> HTTPResponse {
-        do {
-            var served = closes
-            if relative {
-                let now = history.nowSeconds()
-                let midnight = HistoryDay.startSeconds(HistoryDay.containing(unixSeconds: now) + 1)
-                served = closes.cappingFreshness(at: Double(midnight - now))
-            }
-            let (body, variant) = try render(served)
-            return HTTPCaching.response(
-                for: request, body: body, contentType: "application/json; charset=utf-8",
-                etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
-                freshness: served.freshness)
-        } catch {
-            return problem(for: error, request, logger: logger)
+    ) throws(RatesInputError) -> HTTPResponse {
+        var served = closes
+        if relative {
+            let now = history.nowSeconds()
+            let midnight = HistoryDay.startSeconds(HistoryDay.containing(unixSeconds: now) + 1)
+            served = closes.cappingFreshness(at: Double(midnight - now))
         }
+        let (body, variant) = try render(served)
+        return HTTPCaching.response(
+            for: request, body: body, contentType: "application/json; charset=utf-8",
+            etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
+            freshness: served.freshness)
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Cache
 import HTTPClient
 import HTTPServer
@@ -71,6 +72,16 @@ public enum RatesRoutes {
         router.get("/v1/index", public: true) { request, _ in endpoint.index(request) }
     }
 
+    /// Whether `problem(for:)` writes a warn line for `error`: a currency the provider listed
+    /// without a usable rate, or an unexpected error (see `TracedFailure`).
+    static func writesWarnLine(for error: any Error) -> Bool {
+        switch error {
+        case let e as RatesInputError: return e.kind == .unavailableCurrency && e.upstream != nil
+        case is ProvidersUnavailable, is UpstreamError, is CancellationError: return false
+        default: return true
+        }
+    }
+
     /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
     /// failures were logged when they happened (`UpstreamFailureLog`) under the request id the
     /// detail names; a currency the provider listed without a usable rate is logged here.
@@ -94,7 +105,8 @@ public enum RatesRoutes {
         case is CancellationError:
             return Problem(status: .serviceUnavailable, slug: "cancelled", detail: "The request was cancelled before rates were available.")
         default:
-            logger?.warn("rates failed", ["error": .string(String(describing: error)), "request_id": .string(requestID)])
+            logger?.warn("rates failed", ["error": .string(String(describing: error))],
+                         for: RequestLogContext(requestID: requestID, trace: TraceContext.current))
             return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
                            detail: "Rates are unavailable" + (requestID.isEmpty ? "." : " (request id \(requestID))."))
         }
@@ -121,7 +133,7 @@ private struct Endpoint: Sendable {
             default: break
             }
         }
-        return lookup(request) { lookup in respond(request, query, lookup) }
+        return lookup(request) { lookup in try respond(request, query, lookup) }
     }
 
     /// `GET /v1/index`: the report the served table was built from; 404 when the index is off.
@@ -140,30 +152,30 @@ private struct Endpoint: Sendable {
         }
     }
 
-    /// Answers from the cached value: at once when it is fresh, else after the cache's load.
+    /// Answers from the cached value: at once when it is fresh (a failure to render it on the
+    /// asynchronous path, `TracedFailure`), else after the cache's load.
     private func lookup(_ request: HTTPRequest,
-                        _ respond: @escaping @Sendable (CacheLookup<IndexedRates>) -> HTTPResponse) -> HTTPResponseFuture {
+                        _ respond: @escaping @Sendable (CacheLookup<IndexedRates>) throws -> HTTPResponse) -> HTTPResponseFuture {
+        let failure: @Sendable (any Error) -> HTTPResponse = { [logger] error in
+            RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
+        }
         if let lookup = service.freshIndexed() {
-            return .ready(respond(lookup))
+            return TracedFailure.answer({ try respond(lookup) }, writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
         }
         return .pending { [self] in
             do {
-                return respond(try await service.indexed())
+                return try respond(try await service.indexed())
             } catch {
-                return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
+                return failure(error)
             }
         }
     }
 
-    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<IndexedRates>) -> HTTPResponse {
-        do {
-            let table = lookup.value.table
-            let constituents = table.source == IndexedRates.indexSource ? lookup.value.index?.usedProviders ?? [] : []
-            let rendered = try memo.rendered(query, table: table, validator: lookup.validator, constituents: constituents)
-            return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
-                                        etag: rendered.etag, freshness: CacheFreshness(lookup))
-        } catch {
-            return RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
-        }
+    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<IndexedRates>) throws -> HTTPResponse {
+        let table = lookup.value.table
+        let constituents = table.source == IndexedRates.indexSource ? lookup.value.index?.usedProviders ?? [] : []
+        let rendered = try memo.rendered(query, table: table, validator: lookup.validator, constituents: constituents)
+        return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
+                                    etag: rendered.etag, freshness: CacheFreshness(lookup))
     }
 }
