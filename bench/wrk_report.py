@@ -97,6 +97,21 @@ def cpu_lines(med):
             r = cpu[a] / cpu[b]
             return fmt(r) + ("" if target is None else (" ✅" if r <= target else " ❌"))
         lines.append("| %s | %s | %s | %s |" % (c, ratio("almanac", "nginx", 0.8), ratio("almanac", "floor", 1.3), ratio("nginx", "floor")))
+    lines += index_lines(med)
+    return lines
+
+
+def index_lines(med):
+    """The price index's cost on a hit: almanac (index on) against the same binary with it off."""
+    conns = sorted({k[0] for k in med if k[1] == "almanac-index-off"}, key=int)
+    if not conns:
+        return []
+    lines = ["", "| connections | almanac / almanac-index-off CPU per hit (same cost: ≈ 1.00) | almanac / almanac-index-off req/s |", "| --- | --- | --- |"]
+    for c in conns:
+        on, off = med.get((c, "almanac")) or {}, med.get((c, "almanac-index-off")) or {}
+        cpu = on["cpu"] / off["cpu"] if on.get("cpu") and off.get("cpu") else None
+        rps = on["rps"] / off["rps"] if on.get("rps") and off.get("rps") else None
+        lines.append("| %s | %s | %s |" % (c, fmt(cpu), fmt(rps)))
     return lines
 
 

@@ -10,6 +10,9 @@
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
 #   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
 #   BENCH_HITS_ONLY=1                only the cached-hits comparison (almanac, nginx, the floor)
+#   BENCH_INDEX_COMPARE=0            no almanac-index-off row (by default the same binary with
+#                                    the price index off takes its turn beside almanac, whose
+#                                    index is on and must serve: `source` "index")
 #   FLOOR_WORKERS=2                  the floor's forked workers (NGINX_WORKERS: nginx's)
 #   (always run: scripts/storm.sh, the quota storm against a provider answering 429, and
 #   scripts/bench-cluster.sh, three replicas sharing Redis)
@@ -34,6 +37,10 @@ need_cmd wrk wrk
 need_cmd curl curl
 raise_fd_limit 20000
 report_init bench
+# BENCH_INDEX_COMPARE=0 skips the almanac-index-off row.
+INDEX_COMPARE="${BENCH_INDEX_COMPARE:-1}"
+SERVERS="almanac nginx floor"
+[ "$INDEX_COMPARE" != 1 ] || SERVERS="almanac almanac-index-off nginx floor"
 
 build_release
 start_stub
@@ -57,6 +64,18 @@ else
 fi
 start_almanac
 log "almanac pid $APP_PID on $APP; stub on $STUB"
+# The same binary with the price index off (`rates.index.providers` empty), taking turns with
+# the others: the index must not cost a cached hit anything, and the two rows show it.
+# almanac's own row must be the index's answer (`source` "index"), or the comparison is void.
+if [ "$INDEX_COMPARE" = 1 ]; then
+  MAIN_APP="$APP" MAIN_APP_PORT="$APP_PORT" MAIN_APP_PID="$APP_PID"
+  export ALMANAC_RATES_INDEX_PROVIDERS=""
+  APP_STDERR="$WORK/almanac-index-off.err" start_almanac
+  unset ALMANAC_RATES_INDEX_PROVIDERS
+  OFF_APP="$APP" OFF_APP_PID="$APP_PID"
+  APP="$MAIN_APP" APP_PORT="$MAIN_APP_PORT" APP_PID="$MAIN_APP_PID"
+  log "almanac with the index off: pid $OFF_APP_PID on $OFF_APP"
+fi
 
 # ---------------------------------------------------------------- warm + capture body
 curl -s -o /dev/null "$APP/v1/rates"
@@ -66,7 +85,16 @@ CTYPE="$(awk -F': ' 'tolower($1)=="content-type"{print $2}' "$WORK/rates.headers
 XCACHE="$(awk -F': ' 'tolower($1)=="x-cache"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
 BODY_BYTES="$(wc -c <"$WORK/rates.body")"
 [ -n "$CTYPE" ] || CTYPE="application/json"
-log "GET /v1/rates -> $RATES_STATUS, $BODY_BYTES bytes, $CTYPE, X-Cache: $XCACHE"
+RATES_SOURCE="$(J 'd.get("source")' <"$WORK/rates.body" 2>/dev/null || echo none)"
+log "GET /v1/rates -> $RATES_STATUS, $BODY_BYTES bytes, $CTYPE, X-Cache: $XCACHE, source: $RATES_SOURCE"
+if [ "$INDEX_COMPARE" = 1 ]; then
+  [ "$RATES_SOURCE" = index ] || die "almanac's /v1/rates is not the index's answer (source: $RATES_SOURCE; see $WORK/stub.log)"
+  curl -s -o /dev/null "$OFF_APP/v1/rates"
+  curl -s -o "$WORK/rates-index-off.body" "$OFF_APP/v1/rates"
+  OFF_SOURCE="$(J 'd.get("source")' <"$WORK/rates-index-off.body" 2>/dev/null || echo none)"
+  [ "$OFF_SOURCE" != index ] || die "the index-off almanac answered from the index"
+  OFF_BYTES="$(wc -c <"$WORK/rates-index-off.body")"
+fi
 start_nginx "$WORK/rates.body" "$CTYPE" /v1/rates
 cmp -s "$WORK/rates.body" <(curl -s "$NGINX/v1/rates") || die "nginx does not serve the same bytes"
 log "nginx master pid $NGINX_PID on $NGINX"
@@ -81,6 +109,7 @@ CLK_TCK="$(getconf CLK_TCK)"
 server_pids() {
   case "$1" in
     almanac) echo "$APP_PID" ;;
+    almanac-index-off) echo "$OFF_APP_PID" ;;
     nginx) nginx_pids ;;
     floor) process_tree "$FLOOR_PID" ;;
   esac
@@ -90,18 +119,24 @@ emit "# almanac evidence: scripts/bench.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$CMDLINE\`"
-emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, almanac, nginx and the floor (bench/floor.c, ${FLOOR_WORKERS:-2} workers) taking turns"
+emit "- wrk: \`wrk -t1 -c{50,256} -d$DUR --latency\`, $RUNS run(s) each, ${SERVERS// /, } (the floor: bench/floor.c, ${FLOOR_WORKERS:-2} workers) taking turns"
 emit "- server CPU: utime + stime from /proc/PID/stat of the server's processes (nginx and the floor: master and workers), before and after each run, over the requests wrk counted"
 emit "- logging: $LOG_MODE"
-emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\` (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, keepalive_requests 1000000)"
+emit "- body: \`GET /v1/rates\` → $RATES_STATUS, $BODY_BYTES bytes, \`$CTYPE\`, \`source\` $RATES_SOURCE (X-Cache on the captured response: ${XCACHE:-none}); nginx serves the same bytes (worker_processes ${NGINX_WORKERS:-2}, keepalive_requests 1000000)"
+if [ "$INDEX_COMPARE" = 1 ]; then
+  emit "- price index: on for \`almanac\` (five exchanges at the stub); \`almanac-index-off\` is the same binary with \`ALMANAC_RATES_INDEX_PROVIDERS=\` (empty), answering $OFF_BYTES bytes, \`source\` $OFF_SOURCE"
+fi
 emit ""
 
 # ---------------------------------------------------------------- throughput
 RUNS_FILE="$WORK/wrk.jsonl"
 for c in $CONCS; do
   for ((r = 1; r <= RUNS; r++)); do
-    for server in almanac nginx floor; do
-      case $server in almanac) url="$APP/v1/rates" ;; nginx) url="$NGINX/v1/rates" ;; floor) url="$FLOOR/v1/rates" ;; esac
+    for server in $SERVERS; do
+      case $server in
+        almanac) url="$APP/v1/rates" ;; almanac-index-off) url="$OFF_APP/v1/rates" ;;
+        nginx) url="$NGINX/v1/rates" ;; floor) url="$FLOOR/v1/rates" ;;
+      esac
       log "wrk -c$c run $r $server"
       # shellcheck disable=SC2046 # one PID per word
       ticks_before="$(cpu_ticks $(server_pids $server))"
@@ -111,6 +146,8 @@ for c in $CONCS; do
       "$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-$server-$c-$r.txt" \
         server=$server conns="$c" run="$r" cpu_ticks=$((ticks_after - ticks_before)) clk_tck="$CLK_TCK" >>"$RUNS_FILE"
       kill -0 "$APP_PID" 2>/dev/null || die "almanac died during wrk (see $WORK/almanac.err)"
+      [ "$INDEX_COMPARE" != 1 ] || kill -0 "$OFF_APP_PID" 2>/dev/null ||
+        die "almanac with the index off died during wrk (see $WORK/almanac-index-off.err)"
     done
   done
 done

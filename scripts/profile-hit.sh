@@ -16,6 +16,9 @@
 #   ALMANAC_LOG_LEVEL=info scripts/profile-hit.sh (with the access log, as in production)
 #   PROFILE_ACCEPT_ENCODING=gzip scripts/profile-hit.sh (clients that accept gzip: the
 #                                 stored gzip twin is served)
+#   PROFILE_INDEX=off scripts/profile-hit.sh (the price index off, `rates.index.providers`
+#                                 empty; by default it is on, its five exchanges at the stub,
+#                                 and the run stops unless `GET /v1/rates` says `source` "index")
 #
 # Output: a markdown report on stdout and in bench-results/profile-hit-<UTC>.md; the raw
 # callgrind.out stays in the temp dir with EVIDENCE_KEEP=1. Needs valgrind (apt-get).
@@ -28,6 +31,8 @@ REQUESTS="${PROFILE_REQUESTS:-20000}"
 CONNECTIONS="${PROFILE_CONNECTIONS:-8}"
 TARGET_PATH="${PROFILE_PATH:-/v1/rates}"
 ACCEPT_ENCODING="${PROFILE_ACCEPT_ENCODING:-}"
+INDEX="${PROFILE_INDEX:-on}"
+case "$INDEX" in on) ;; off) export ALMANAC_RATES_INDEX_PROVIDERS="" ;; *) die "PROFILE_INDEX is on or off" ;; esac
 report_init profile-hit
 build_release
 start_stub
@@ -48,6 +53,12 @@ start_almanac   # wait_http allows 30 s: enough for startup under valgrind
 for _ in 1 2 3; do curl -s -o /dev/null "$APP$TARGET_PATH"; done
 XCACHE="$(curl -s -D - -o /dev/null "$APP$TARGET_PATH" | awk -F': ' 'tolower($1)=="x-cache"{print $2}' | tr -d '\r')"
 [ "$XCACHE" = HIT ] || die "$TARGET_PATH is not a cache hit after warming (X-Cache: ${XCACHE:-none})"
+# The rates table the hits are served from: the index's (`source` "index") unless it is off.
+SOURCE="$(curl -s "$APP/v1/rates" | J 'd.get("source")' 2>/dev/null || echo none)"
+case "$INDEX:$SOURCE" in
+  on:index) ;; off:index) die "the index is off but /v1/rates says source index" ;;
+  off:*) ;; *) die "the index is on but /v1/rates says source $SOURCE (are its exchanges at the stub?)" ;;
+esac
 
 # The load: exactly REQUESTS keep-alive requests, split over CONNECTIONS connections, each
 # reading every response to its end (Content-Length), so the count is exact.
@@ -94,7 +105,8 @@ PER_REQUEST=$(( TOTAL / REQUESTS ))
 emit "# almanac evidence: scripts/profile-hit.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, PROFILE_INDEX=$INDEX, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- rates table served: \`source\` $SOURCE"
 emit "- valgrind: $(valgrind --version); non-200 answers: $FAILED"
 emit ""
 emit "**Instructions per request: $PER_REQUEST** (user space, whole process: $TOTAL Ir over $REQUESTS hits)"

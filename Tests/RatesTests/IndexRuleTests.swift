@@ -115,4 +115,22 @@ import Testing
         let off = IndexedRates.compose(chain: chain, index: nil)
         #expect(off.table == chain && off.cacheValidator == chain.cacheValidator)
     }
+
+    /// The CoinDesk disclaimer's exchanges are worked out with the value (a hit only reads
+    /// them): the used constituents, each once, in the order the report first lists them; none
+    /// when the chain served.
+    @Test func disclaimerNamesTheUsedConstituentsOnce() {
+        let chain = RateTable(rates: ["USD": 40000, "EUR": 36000, "GBP": 30000], updated: 10, source: "coinbase")
+        let line = { (provider: String, status: IndexSourceStatus) in IndexSource(provider: provider, price: 44000, status: status) }
+        let usd = CurrencyIndex(currency: "USD", value: 44000, median: 44000,
+                                sources: [line("kraken", .used), line("gemini", .deviates), line("bitfinex", .used), line("bitstamp", .used)])
+        let eur = CurrencyIndex(currency: "EUR", value: 36000, median: 36000,
+                                sources: [line("kraken", .used), line("gemini", .used), line("bitfinex", .stale), line("bitstamp", .used)])
+        let report = IndexReport(updated: 20, quorum: 3, maxDeviationPercent: 2, currencies: [usd, eur], crosses: "")
+        #expect(IndexedRates.compose(chain: chain, index: report).disclaimerConstituents == ["kraken", "bitfinex", "bitstamp", "gemini"])
+        var degraded = report
+        degraded.currencies[0].value = nil
+        #expect(IndexedRates.compose(chain: chain, index: degraded).disclaimerConstituents == [])
+        #expect(IndexedRates.compose(chain: chain, index: nil).disclaimerConstituents == [])
+    }
 }

@@ -11,12 +11,18 @@ public struct IndexedRates: CacheValue, Equatable {
     /// currency crossed from the USD index, `source` `index` when the USD index served.
     public let table: RateTable
     public let index: IndexReport?
+    /// The exchanges the CoinDesk disclaimer names: the index's used constituents when the
+    /// index anchored the table, else none (the chain provider is named). Worked out once per
+    /// cached value, not per hit: walking the report's fifteen lines on every request made a
+    /// cached hit cost ~4,900 instructions more with the index on (docs/evidence.md).
+    public let disclaimerConstituents: [String]
     public let cacheValidator: String
     public let cacheCost: Int
 
     public init(table: RateTable, index: IndexReport?) {
         self.table = table
         self.index = index
+        self.disclaimerConstituents = table.source == Self.indexSource ? index?.usedProviders ?? [] : []
         var digest = ContentDigest()
         digest.combine(table.cacheValidator)
         index?.combine(into: &digest)

@@ -172,9 +172,8 @@ private struct Endpoint: Sendable {
     }
 
     private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<IndexedRates>) throws -> HTTPResponse {
-        let table = lookup.value.table
-        let constituents = table.source == IndexedRates.indexSource ? lookup.value.index?.usedProviders ?? [] : []
-        let rendered = try memo.rendered(query, table: table, validator: lookup.validator, constituents: constituents)
+        let rendered = try memo.rendered(query, table: lookup.value.table, validator: lookup.validator,
+                                         constituents: lookup.value.disclaimerConstituents)
         return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
                                     etag: rendered.etag, freshness: CacheFreshness(lookup))
     }
