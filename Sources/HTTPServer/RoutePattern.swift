@@ -10,11 +10,18 @@
 /// (empty segments kept), so a path has exactly as many segments as it has `/` bytes: the
 /// router files patterns by that count and compares only patterns that can match.
 struct RoutePattern: Sendable {
-    enum Segment: Sendable {
-        /// Must equal the path segment byte for byte.
-        case literal([UInt8])
-        /// Any non-empty value between a literal prefix and suffix (`{code}.json`).
-        case parameter(name: String, prefix: [UInt8], suffix: [UInt8])
+    /// One segment: a literal (`name` nil: the path segment must equal `prefix` byte for byte)
+    /// or a placeholder (any non-empty value between the literal `prefix` and `suffix`, as in
+    /// `{code}.json`). A struct rather than an enum with payloads: a multi-payload enum keeps its
+    /// case in the spare bits of its arrays' pointers, which LeakSanitizer (the fuzz targets)
+    /// cannot follow, so every compiled route read as a leak.
+    struct Segment: Sendable {
+        let name: String?
+        let prefix: [UInt8]
+        let suffix: [UInt8]
+
+        static func literal(_ bytes: [UInt8]) -> Segment { Segment(name: nil, prefix: bytes, suffix: []) }
+        var isLiteral: Bool { name == nil }
     }
 
     let segments: [Segment]
@@ -31,16 +38,14 @@ struct RoutePattern: Sendable {
             let segment = bytes[piece]
             if let open = segment.firstIndex(of: UInt8(ascii: "{")),
                let close = segment.firstIndex(of: UInt8(ascii: "}")), open < close {
-                segments.append(.parameter(name: String(decoding: segment[(open + 1)..<close], as: UTF8.self),
-                                           prefix: Array(segment[..<open]), suffix: Array(segment[(close + 1)...])))
+                segments.append(Segment(name: String(decoding: segment[(open + 1)..<close], as: UTF8.self),
+                                        prefix: Array(segment[..<open]), suffix: Array(segment[(close + 1)...])))
             } else {
                 segments.append(.literal(Array(segment)))
             }
         }
         self.segments = segments
-        literalCount = segments.reduce(0) { count, segment in
-            if case .literal = segment { count + 1 } else { count }
-        }
+        literalCount = segments.reduce(0) { count, segment in segment.isLiteral ? count + 1 : count }
     }
 
     /// How many segments a path has: one per `/` byte.
@@ -71,15 +76,16 @@ struct RoutePattern: Sendable {
         for segment in segments {
             var end = start
             while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            switch segment {
-            case let .literal(literal):
-                guard RoutePattern.equal(path, start, end, literal) else { return false }
-            case let .parameter(name, prefix, suffix):
-                guard end - start > prefix.count + suffix.count,
-                      RoutePattern.equal(path, start, start + prefix.count, prefix),
-                      RoutePattern.equal(path, end - suffix.count, end, suffix) else { return false }
-                found(name, start + prefix.count, end - suffix.count)
+            guard let name = segment.name else {
+                guard RoutePattern.equal(path, start, end, segment.prefix) else { return false }
+                start = end + 1
+                continue
             }
+            let (prefix, suffix) = (segment.prefix, segment.suffix)
+            guard end - start > prefix.count + suffix.count,
+                  RoutePattern.equal(path, start, start + prefix.count, prefix),
+                  RoutePattern.equal(path, end - suffix.count, end, suffix) else { return false }
+            found(name, start + prefix.count, end - suffix.count)
             start = end + 1
         }
         // Only a path with as many segments as the pattern gets here (`segmentCount`): the last

@@ -92,7 +92,7 @@ public struct Router: Sendable {
         var literalPath: [UInt8]?
         if compiled.literalCount == count {
             literalPath = compiled.segments.flatMap { segment -> [UInt8] in
-                if case let .literal(bytes) = segment { [UInt8(ascii: "/")] + bytes } else { [] }
+                segment.isLiteral ? [UInt8(ascii: "/")] + segment.prefix : []
             }
             literalEntriesBySegmentCount[count].append(entries.count)
         }
