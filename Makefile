@@ -40,7 +40,7 @@ docker-deps:
 ## (scripts/deploy_test.py). Installed only when missing.
 test-deps:
 	@command -v jq >/dev/null && command -v curl >/dev/null && command -v nginx >/dev/null || { \
-	  echo "installing jq curl (the README tour's commands) nginx-light (nginx -t on deploy/nginx.conf)"; \
+	  echo "installing jq curl (the tours' commands) nginx-light (nginx -t on deploy/nginx.conf)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq jq curl nginx-light; }
 	@# Redis over TLS and behind Sentinel: the tests make their certificates with openssl and
 	@# start real redis-sentinel processes.
@@ -71,7 +71,7 @@ run: release
 ## embedded in shell), unit + end-to-end (the three-replica cluster included), the deployment files
 ## (scripts/deploy_test.py), the alert rules (promtool check and unit tests) and the alerts' and
 ## dashboard's metric names against the real /metrics (scripts/observability-check.sh), the
-## README tour against `make demo`, the Docker runtime
+## two tours (the README's and docs/tour.md) against `make demo`, the Docker runtime
 ## check, then every libFuzzer target for
 ## FUZZ_SMOKE_SECONDS each on its checked-in corpus plus fresh inputs (fails on a finding).
 ## libFuzzer ships with the Swift toolchain (-sanitize=fuzzer): nothing more to install.
@@ -87,8 +87,8 @@ test: deps test-deps docker-deps
 	$(SUDO) ./scripts/docker-check.sh
 	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
-## The stub upstream and almanac wired together on :8080 (DEMO_PORT), so the README's quick
-## tour runs offline exactly as shown. Ctrl-C stops both.
+## The stub upstream and almanac wired together on :8080 (DEMO_PORT), so the tours (the
+## README's quick tour, docs/tour.md) run offline exactly as shown. Ctrl-C stops both.
 demo: release
 	DEMO_SKIP_BUILD=1 scripts/demo.sh
 
@@ -98,7 +98,8 @@ demo: release
 cluster: release
 	CLUSTER_SKIP_BUILD=1 scripts/cluster.sh
 
-## Every command of the README's quick tour, run against `make demo`, must print what it shows.
+## Every command of both tours (the README's, docs/tour.md), run against `make demo`, must print
+## what it shows.
 tour: release
 	DEMO_SKIP_BUILD=1 python3 scripts/tour_test.py
 

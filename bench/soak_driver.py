@@ -9,7 +9,7 @@ Traffic (weights in KINDS): cache hits on every cached endpoint, conditional GET
 HEAD, ops endpoints, misses on rotating ISBNs (found, not found, 979 fall-through),
 batch lookups, covers, bad requests (malformed ISBN, bad currency, bad amount,
 unknown route, wrong method), raw malformed HTTP on a fresh socket (each with the
-status README "Limits and HTTP behaviour" promises), pipelined requests, Connection: close. Slow clients run
+status docs/server.md "Limits and HTTP behaviour" promises), pipelined requests, Connection: close. Slow clients run
 beside it (slowloris headers, slow body, idle keep-alive) and their time-to-close is
 measured. Every --fault-interval seconds the stub upstream's fault is switched on
 (error503, hang, garbage, slow, reset in turn) or back off.
@@ -55,7 +55,7 @@ EXPECT = {
 }
 UPSTREAM_KINDS = {"miss_book", "miss_notfound", "miss_979", "cover", "batch"}
 
-# Raw malformed requests and the status README "Limits and HTTP behaviour" promises (any 4xx/5xx is "answered").
+# Raw malformed requests and the status docs/server.md "Limits and HTTP behaviour" promises (any 4xx/5xx is "answered").
 RAW = [
     ("garbage line", b"GARBAGE\r\n\r\n", {400}),
     ("HTTP/2.0 version", b"GET /v1/rates HTTP/2.0\r\nHost: x\r\n\r\n", {505}),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/demo.sh — `make demo`: almanac and the stub upstream wired together on this machine,
-# so every example of the README's quick tour runs offline exactly as shown.
+# so every example of the tours (the README's quick tour, docs/tour.md) runs offline exactly as shown.
 #
 #   make demo                         build, then serve http://localhost:8080 until Ctrl-C
 #   DEMO_PORT=9090 make demo          another port
@@ -25,7 +25,7 @@ start_stub --fixed-rates
 start_almanac
 cat <<MSG
 almanac demo: http://localhost:$APP_PORT  (stub upstream: $STUB, pid $STUB_PID; almanac pid $APP_PID)
-The README's quick tour runs as shown; for the admin examples: export TOKEN=$ADMIN_TOKEN
+The README's quick tour and docs/tour.md run as shown; for the admin examples: export TOKEN=$ADMIN_TOKEN
 Ctrl-C stops both.
 MSG
 wait "$APP_PID"

@@ -3,7 +3,7 @@
 
   python3 scripts/deploy_test.py        (DEPLOY_BIN: the almanac binary, default .build/debug/almanac)
 
-- compose.yaml parses (PyYAML), and has what README "Running more than one replica" promises:
+- compose.yaml parses (PyYAML), and has what docs/operations.md "What a cluster does for clients" promises:
   three replicas built from the repository's Dockerfile, each with L2 at the Redis service,
   a readiness health check on /readyz, a shutdown delay for draining and a stop grace period
   longer than delay + grace; Redis 7 without persistence; nginx with deploy/nginx.conf,

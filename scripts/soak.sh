@@ -174,7 +174,7 @@ if d:
     print("\nUpstream-dependent answers accepted as the fault's doing: 502/504 while a fault was on (or within 8 s after), 503 `upstream-paused` within 65 s after (the steward skipping a provider that failed): `%s`\n" % json.dumps(d["upstream_fault_502_504"]))
     print("Unexpected (kind status → count): `%s`\n" % json.dumps(d["unexpected"]))
     print("Client-side errors by cause: `%s`\n" % json.dumps(d["client_errors"]))
-    print("### Raw malformed requests (status → count; contract in README 'Limits and HTTP behaviour')\n")
+    print("### Raw malformed requests (status → count; contract in docs/server.md 'Limits and HTTP behaviour')\n")
     for k, v in sorted(d["raw_malformed"].items()):
         print("- %s: `%s`" % (k, json.dumps(v)))
     print("\nDeviations from the contract: `%s`\n" % json.dumps(d["raw_deviation_from_contract"]))

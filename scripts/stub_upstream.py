@@ -110,7 +110,7 @@ FIXED_RATES = False
 
 def drift(t=None):
     """A slow, deterministic wobble so refreshed tables differ (ETag changes); none with
-    --fixed-rates (make demo: the README's outputs stay reproducible)."""
+    --fixed-rates (make demo: the tours' outputs stay reproducible)."""
     if FIXED_RATES:
         return 1.0
     t = time.time() if t is None else t
@@ -132,7 +132,7 @@ def fmt_dec(x):
 
 # The index's exchanges: cents apart around coinbase's price (gemini < coinbase-exchange <
 # bitfinex < kraken < bitstamp); bitfinex quotes coinbase's own price, the median while all five
-# agree, so the index equals the chain's numbers (the README tour's outputs).
+# agree, so the index equals the chain's numbers (the tours' outputs).
 INDEX_OFFSETS = {"coinbase-exchange": -0.12, "bitstamp": 1.0, "kraken": 0.9, "gemini": -0.5, "bitfinex": 0.0}
 
 

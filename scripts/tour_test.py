@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
-"""Runs every command of the README's quick tour against `make demo` and checks that it prints
-what the README shows.
+"""Runs every command of the two tours, the README's short one and docs/tour.md, against
+`make demo` and checks that each prints what its document shows.
 
-The tour is the README section "## Quick tour": each ```console block holds `$ command` lines,
-each followed by the output the README promises. This script starts scripts/demo.sh on a free
-port (stub upstream with fixed rates, the admin token in $TOKEN), runs the commands in README
-order with bash in a scratch directory (`localhost:8080` pointed at the demo's port), and
-compares each output with the README's:
+The tours are the README section "## Quick tour" and the whole of docs/tour.md: each
+```console block holds `$ command` lines, each followed by the output the document promises.
+For each tour this script starts its own scripts/demo.sh on a free port (stub upstream with
+fixed rates, the admin token in $TOKEN; a fresh cache, so each tour starts as a reader who ran
+only it), runs the commands in document order with bash in a scratch directory
+(`localhost:8080` pointed at the demo's port), and compares each output with the document's:
 
-  * `…` in the README stands for text left out (any characters, across lines);
+  * `…` in a tour stands for text left out (any characters, across lines);
   * values that differ on every run are compared by shape, not value: HTTP dates, ISO 8601
     and CoinDesk-style times, `X-Request-ID`, `ETag`, `Age`, `max-age=N`, `ttl=N`.
 
 Everything else must match exactly. Exit 0 when every command matched; the last line is
-"N passed, M failed".
+"N passed, M failed" (both tours together).
 
   scripts/tour_test.py                 run and compare (what `make test` does)
   scripts/tour_test.py --record        print each command with what it printed now, to
-                                       update the README after a change of output
+                                       update the tours after a change of output
   DEMO_SKIP_BUILD=1                    reuse .build/release/almanac
 """
 import os
@@ -43,12 +44,18 @@ MASKS = [
 ]
 
 
-def tour_commands(readme):
-    """(command, expected output) pairs of the quick tour, in order."""
-    text = open(readme, encoding="utf-8").read()
-    start = text.index("\n## Quick tour")
-    end = text.find("\n## ", start + 1)
-    section = text[start:end if end > 0 else len(text)]
+# Each tour: the document, and the heading of its section (None: the whole document).
+TOURS = [("README.md", "## Quick tour"), (os.path.join("docs", "tour.md"), None)]
+
+
+def tour_commands(path, heading):
+    """(command, expected output) pairs of one tour, in order."""
+    text = open(path, encoding="utf-8").read()
+    section = text
+    if heading is not None:
+        start = text.index("\n" + heading)
+        end = text.find("\n## ", start + 1)
+        section = text[start:end if end > 0 else len(text)]
     pairs = []
     for block in re.findall(r"```console\n(.*?)```", section, re.S):
         command, output, continued = None, [], False
@@ -87,8 +94,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def main():
-    record = "--record" in sys.argv[1:]
+def run_tour(document, heading, record):
+    """Runs one tour against a demo of its own; returns (passed, failed)."""
     port = free_port()
     token = "demo-admin-token"
     env = dict(os.environ, DEMO_PORT=str(port), TOKEN=token)
@@ -104,12 +111,17 @@ def main():
             except OSError:
                 if demo.poll() is not None or time.time() > deadline:
                     print(demo.stdout.read() if demo.stdout else "", file=sys.stderr)
-                    print("tour: make demo did not come up", file=sys.stderr)
-                    print("0 passed, 1 failed")
-                    return 1
+                    print(f"tour: make demo did not come up for {document}", file=sys.stderr)
+                    return 0, 1
                 time.sleep(0.1)
         scratch = tempfile.mkdtemp(prefix="almanac-tour.")
-        for command, expected in tour_commands(os.path.join(ROOT, "README.md")):
+        commands = tour_commands(os.path.join(ROOT, document), heading)
+        if not commands:
+            print(f"tour: {document} has no console commands", file=sys.stderr)
+            return 0, 1
+        if record:
+            print(f"## {document}\n")
+        for command, expected in commands:
             run = command.replace("localhost:8080", f"localhost:{port}")
             result = subprocess.run(["bash", "-c", run], cwd=scratch, env=dict(os.environ, TOKEN=token),
                                     capture_output=True, text=True, timeout=60)
@@ -121,8 +133,8 @@ def main():
                 passed += 1
             else:
                 failed += 1
-                print(f"tour: MISMATCH for: $ {command}\n--- README shows:\n{expected}\n--- printed:\n{actual}\n"
-                      f"--- stderr:\n{result.stderr}", file=sys.stderr)
+                print(f"tour: MISMATCH in {document} for: $ {command}\n--- {document} shows:\n{expected}\n"
+                      f"--- printed:\n{actual}\n--- stderr:\n{result.stderr}", file=sys.stderr)
     finally:
         try:
             os.killpg(demo.pid, signal.SIGTERM)
@@ -131,6 +143,15 @@ def main():
             pass  # the demo already ended (it printed why)
         except subprocess.TimeoutExpired:
             os.killpg(demo.pid, signal.SIGKILL)
+    return passed, failed
+
+
+def main():
+    record = "--record" in sys.argv[1:]
+    passed, failed = 0, 0
+    for document, heading in TOURS:
+        tour_passed, tour_failed = run_tour(document, heading, record)
+        passed, failed = passed + tour_passed, failed + tour_failed
     if not record:
         print(f"tour: {passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -59,7 +59,7 @@ public struct BooksConfiguration: Sendable, Equatable {
 public typealias BooksProviderKind = ProviderKind<any BooksProvider, BooksConfiguration>
 
 extension ProviderKind where Provider == any BooksProvider, Context == BooksConfiguration {
-    /// Every books provider, in documentation order. A new provider joins here (README "How to
+    /// Every books provider, in documentation order. A new provider joins here (docs/development.md "How to
     /// add a provider").
     public static var all: [BooksProviderKind] { [GoogleBooksProvider.kind, OpenLibraryProvider.kind] }
 }

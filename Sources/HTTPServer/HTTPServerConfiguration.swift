@@ -1,6 +1,6 @@
 import Base
 
-/// Limits and deadlines of the server (`server.*` keys; docs/server.md, README "Limits and HTTP behaviour").
+/// Limits and deadlines of the server (`server.*` keys; docs/server.md "Limits and HTTP behaviour").
 public struct HTTPServerConfiguration: Sendable, Equatable {
     /// An IPv4 or IPv6 literal (`0.0.0.0`, `127.0.0.1`, `::`, `::1`) or a host name.
     public var host: String = "0.0.0.0"

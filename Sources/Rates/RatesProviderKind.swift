@@ -4,7 +4,7 @@ import Upstream
 public typealias RatesProviderKind = ProviderKind<any RatesProvider, WallClock>
 
 extension ProviderKind where Provider == any RatesProvider, Context == WallClock {
-    /// Every rates provider, in documentation order. A new provider joins here (README "How to
+    /// Every rates provider, in documentation order. A new provider joins here (docs/development.md "How to
     /// add a provider").
     public static var all: [RatesProviderKind] { [CoinbaseProvider.kind, CoinGeckoProvider.kind, CoinDeskProvider.kind] }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Three real almanac processes sharing one real Redis (`Cluster`), against a stub upstream
 /// that counts what the whole cluster asks: the shared cache layer as a client and an
-/// operator see it (README, "Running more than one replica"). Serialized: each test runs five
+/// operator see it (docs/operations.md, "What a cluster does for clients"). Serialized: each test runs five
 /// processes, and the machine running the suite may have two cores.
 @Suite(.serialized,
        .enabled(if: AlmanacBinary.exists, "no executable at .build/debug/almanac: run `swift build --build-tests` first"),

@@ -37,6 +37,23 @@ import Testing
         }
     }
 
+    /// The README is a front page: the two commands, a short tour and where to read more, under
+    /// 250 lines; depth lives in docs/, and docs/README.md links every page there, so a page
+    /// added without its index line (or a README growing back into a manual) fails here.
+    @Test func readmeStaysAFrontPageAndTheDocsIndexLinksEveryPage() throws {
+        let readme = try read("README.md")
+        #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 250, "README.md is over 250 lines")
+        #expect(readme.contains("make run") && readme.contains("make test"))
+        #expect(readme.contains("\n## Quick tour\n"), "scripts/tour_test.py runs the README's \"## Quick tour\"")
+        let index = try read("docs/README.md")
+        let docs = repositoryRoot.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") && $0 != "README.md" }
+        #expect(pages.contains("tour.md"))
+        for page in pages {
+            #expect(index.contains("](\(page))"), "docs/README.md does not link \(page)")
+        }
+    }
+
     /// `2.7`, `0.2`, and whole numbers without a fraction (`13`, `0`), as the tables write them.
     private static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

@@ -3,7 +3,7 @@ import HTTPClient
 import Upstream
 @testable import Rates
 
-/// README "How to add a provider", the "one file": a made-up rates provider with its id,
+/// docs/development.md "How to add a provider", the "one file": a made-up rates provider with its id,
 /// default base URL and budget, its request and its decoder. The tests add it to a registry
 /// with one line (`ProviderListingTests.defaults`) and see every other piece follow: its keys,
 /// its `check-config --providers` line, the harnesses' stub wiring, and its answers served.

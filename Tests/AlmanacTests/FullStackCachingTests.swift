@@ -13,7 +13,7 @@ func maxAge(_ r: WireResponse) -> Int? {
 }
 
 extension FullStackTests {
-    /// README "Caching" as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
+    /// docs/cache.md "What a client sees" as a client sees it over the wire: headers, coalescing, stale-while-revalidate,
     /// stale-if-error, timeouts.
     @Suite struct Caching {
         @Test func missThenHitWithCachingHeaders() async throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import Almanac
 
 extension FullStackTests {
-    /// Upstreams misbehaving in the ways docs/problems.md and README "Caching" promise to survive, over real sockets.
+    /// Upstreams misbehaving in the ways docs/problems.md and docs/cache.md "What a client sees" promise to survive, over real sockets.
     @Suite struct Resilience {
         @Test func garbageFromCoinbaseFailsOverAndGarbageFromBothIsA502() async throws {
             try await FullStack.run { s in

@@ -6,7 +6,7 @@ import Testing
 import Upstream
 @testable import Almanac
 
-/// README "How to add a provider", walked with a made-up provider: its file's worth
+/// docs/development.md "How to add a provider", walked with a made-up provider: its file's worth
 /// (`ExampleRatesProvider`, with its `kind`) plus one line in a list (here: the list handed to the configuration),
 /// and its configuration keys, its place in `rates.providers`, its steward budget and its
 /// `check-config` section all follow, with nothing else edited.

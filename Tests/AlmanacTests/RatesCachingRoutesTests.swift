@@ -5,7 +5,7 @@ import Rates
 import Testing
 @testable import Almanac
 
-/// README "Caching" as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
+/// docs/cache.md "What a client sees" as rates clients see it: X-Cache, Age, Cache-Control, ETag/304, coalescing,
 /// stale-while-revalidate and stale-if-error, driven by a manual clock.
 @Suite struct RatesCachingRoutesTests {
     @Test func missThenHitAnsweredReadyWithoutRendering() async {

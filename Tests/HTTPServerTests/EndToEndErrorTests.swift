@@ -5,7 +5,7 @@ import Testing
 
 extension EndToEnd {
     /// Every limit and malformation answers a problem+json with `Connection: close`, then
-    /// the server closes (README "Limits and HTTP behaviour").
+    /// the server closes (docs/server.md "Limits and HTTP behaviour").
     @Suite struct Errors {
         /// Sends `raw`, expects `status` as a closing problem response, then EOF.
         static func expectProblem(_ raw: [UInt8], _ status: Int, port: Int,

@@ -3,7 +3,7 @@ import Cache
 import HTTPServer
 import Synchronization
 
-/// Turns a cache lookup and its rendered bytes into the response a client sees (README "Caching"):
+/// Turns a cache lookup and its rendered bytes into the response a client sees (docs/cache.md "What a client sees"):
 /// `X-Cache`, `Age`, `Cache-Control: public, max-age=<freshness left>`, a strong `ETag`,
 /// `Cache-Status` (RFC 9211), and `304 Not Modified` when `If-None-Match` matches.
 ///

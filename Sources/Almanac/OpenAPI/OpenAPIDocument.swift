@@ -1,6 +1,6 @@
 import Base
 
-/// The OpenAPI 3.1 description of every public endpoint (README "Quick tour", docs/rates.md,
+/// The OpenAPI 3.1 description of every public endpoint (docs/tour.md, docs/rates.md,
 /// docs/books.md), served at `GET /openapi.json`. A test compares its paths and methods with the
 /// router's table, so the document cannot drift from what the server really answers.
 ///

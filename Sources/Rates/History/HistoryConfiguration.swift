@@ -38,7 +38,7 @@ public struct HistoryConfiguration: Sendable, Equatable {
 public typealias HistoryProviderKind = ProviderKind<any HistoryExchangeProvider, Void>
 
 extension ProviderKind where Provider == any HistoryExchangeProvider, Context == Void {
-    /// Every history exchange, in documentation order. A new exchange joins here (README "How
+    /// Every history exchange, in documentation order. A new exchange joins here (docs/development.md "How
     /// to add a provider").
     public static var all: [HistoryProviderKind] { [BitstampHistoryProvider.kind, CoinbaseExchangeHistoryProvider.kind] }
 }

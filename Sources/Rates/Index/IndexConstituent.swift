@@ -29,7 +29,7 @@ public typealias IndexConstituentKind = ProviderKind<any IndexConstituent, Void>
 
 extension ProviderKind where Provider == any IndexConstituent, Context == Void {
     /// Every index constituent, in documentation order (the default `rates.index.providers`).
-    /// A new exchange joins here (README "How to add a provider").
+    /// A new exchange joins here (docs/development.md "How to add a provider").
     public static var all: [IndexConstituentKind] {
         [CoinbaseExchangeTicker.kind, BitstampTicker.kind, KrakenTicker.kind, GeminiTicker.kind, BitfinexTicker.kind]
     }
