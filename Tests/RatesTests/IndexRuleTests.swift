@@ -133,4 +133,18 @@ import Testing
         #expect(IndexedRates.compose(chain: chain, index: degraded).disclaimerConstituents == [])
         #expect(IndexedRates.compose(chain: chain, index: nil).disclaimerConstituents == [])
     }
+
+    /// `/v1/index`'s body is rendered with the value (a hit serves the stored bytes) and
+    /// counted in its cache cost; none with the index off.
+    @Test func indexBodyIsRenderedWithTheValue() {
+        let chain = RateTable(rates: ["USD": 40000, "EUR": 36000, "GBP": 30000], updated: 10, source: "coinbase")
+        let report = IndexReport(updated: 20, quorum: 3, maxDeviationPercent: 2, currencies: [
+            CurrencyIndex(currency: "USD", value: 44000, median: 44000, sources: [IndexSource(provider: "kraken", price: 44000, status: .used)]),
+        ], crosses: "")
+        let served = IndexedRates.compose(chain: chain, index: report)
+        guard let stored = served.index else { Issue.record("no report"); return }
+        #expect(served.indexBody == IndexRenderer.render(stored))
+        #expect(served.cacheCost == chain.cacheCost + stored.cost + IndexRenderer.render(stored).count)
+        #expect(IndexedRates.compose(chain: chain, index: nil).indexBody == nil)
+    }
 }

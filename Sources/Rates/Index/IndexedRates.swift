@@ -16,6 +16,10 @@ public struct IndexedRates: CacheValue, Equatable {
     /// cached value, not per hit: walking the report's fifteen lines on every request made a
     /// cached hit cost ~4,900 instructions more with the index on (docs/evidence.md).
     public let disclaimerConstituents: [String]
+    /// The `GET /v1/index` body (nil when the index is off), rendered once per cached value:
+    /// rendering the report's decimals and times costs ~1 M instructions, which every
+    /// `/v1/index` hit paid before (docs/evidence.md).
+    public let indexBody: [UInt8]?
     public let cacheValidator: String
     public let cacheCost: Int
 
@@ -23,11 +27,13 @@ public struct IndexedRates: CacheValue, Equatable {
         self.table = table
         self.index = index
         self.disclaimerConstituents = table.source == Self.indexSource ? index?.usedProviders ?? [] : []
+        let indexBody = index.map(IndexRenderer.render)
+        self.indexBody = indexBody
         var digest = ContentDigest()
         digest.combine(table.cacheValidator)
         index?.combine(into: &digest)
         self.cacheValidator = index == nil ? table.cacheValidator : digest.hex
-        self.cacheCost = table.cacheCost + (index?.cost ?? 0)
+        self.cacheCost = table.cacheCost + (index?.cost ?? 0) + (indexBody?.count ?? 0)
     }
 
     /// The served source name when the index anchored the table.

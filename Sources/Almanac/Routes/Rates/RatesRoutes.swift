@@ -143,10 +143,10 @@ private struct Endpoint: Sendable {
                                   detail: "The price index is off (rates.index.providers is empty); rates come from the provider chain alone.").response)
         }
         return lookup(request) { lookup in
-            guard let report = lookup.value.index else {
+            guard let body = lookup.value.indexBody else {
                 return Problem(status: .notFound, slug: "index-off", detail: "The price index is off.").response
             }
-            return HTTPCaching.response(for: request, body: IndexRenderer.render(report), contentType: "application/json; charset=utf-8",
+            return HTTPCaching.response(for: request, body: body, contentType: "application/json; charset=utf-8",
                                         etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "index"),
                                         freshness: CacheFreshness(lookup))
         }
