@@ -48,7 +48,7 @@ let package = Package(
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
-        .target(name: "Cache"),
+        .target(name: "Cache", dependencies: ["Base"]),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
         .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"]),
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "Cache", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Base", path: linked + "Base"),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"], path: linked + "HTTPClient"),
         .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"], path: linked + "Upstream"),
-        .target(name: "Cache", path: linked + "Cache"),
+        .target(name: "Cache", dependencies: ["Base"], path: linked + "Cache"),
         .target(name: "Gzip", dependencies: ["CZlib"], path: linked + "Gzip"),
         .target(name: "Rates", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"], path: linked + "Rates"),
         .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"], path: linked + "Books"),

@@ -1,36 +1,35 @@
+import Base
+
 /// What the shared layer (L2) stores under a cache key: a value's bytes plus everything every
 /// replica needs to serve it identically — the key it was stored under, when it was stored,
 /// when it stops being fresh, when it stops being servable at all (all Unix wall-clock
 /// milliseconds, so they mean the same on every replica) and its validator (the `ETag`'s source).
 ///
-/// Layout, version 2 (integers big-endian):
+/// Layout, version 3: a `BinaryRecordWriter` record (Base), tag `E`, the reader and writer
+/// every value type uses too, so the envelope and the values it carries are checked by one
+/// strict reader (shortest forms only, every length bounded by what is left, nothing after the
+/// end):
 ///
-///     offset    size  field
-///     0         2     magic "AC" (0x41 0x43)
-///     2         1     format version (2)
-///     3         8     storedAt     Unix ms, signed
-///     11        8     expiresAt    Unix ms, signed, ≥ storedAt
-///     19        8     staleUntil   Unix ms, signed, ≥ expiresAt
-///     27        2     key length K (≤ 1024)
-///     29        K     key: namespace, ":", the key's bytes (`SharedCacheKey`)
-///     29+K      2     validator length V (≤ 1024)
-///     31+K      V     validator, visible ASCII
-///     31+K+V    4     value length N
-///     35+K+V    N     value bytes (`SharedCacheValue.sharedCacheBytes`); nothing after them
+///     field         encoding
+///     tag, version  "E", 3
+///     storedAt      zigzag varint, Unix ms, signed
+///     expiresAt     zigzag varint, Unix ms, signed, ≥ storedAt
+///     staleUntil    zigzag varint, Unix ms, signed, ≥ expiresAt
+///     key           length-prefixed bytes (≤ 1024): namespace, ":", the key's bytes (`SharedCacheKey`)
+///     validator     length-prefixed text (≤ 1024), visible ASCII
+///     value         length-prefixed bytes (`SharedCacheValue.sharedCacheBytes`), the last field
 ///
-/// Version 2 added the key: a value copied (or written by someone else) under another key is
-/// recognised as foreign whatever its value type holds.
+/// Version 2 (a hand-read layout with fixed-width fields) added the key: a value copied (or
+/// written by someone else) under another key is recognised as foreign whatever its value type
+/// holds. Version 3 reads it through the shared record reader.
 ///
 /// Decoding reads any bytes without trapping and answers nil for anything that is not a whole,
-/// consistent version-2 envelope (another version, a truncated, damaged or over-long value, a
+/// consistent version-3 envelope (another version, a truncated, damaged or over-long value, a
 /// foreign key under our prefix): the shared layer then treats the entry as absent and loads it
 /// again, which overwrites it. Another version is thus read as absent during a rolling upgrade,
 /// and costs one upstream load per key, never a wrong answer.
 public struct SharedEnvelope: Sendable, Equatable {
-    public static let version: UInt8 = 2
-    static let magic: [UInt8] = [0x41, 0x43]
-    /// Bytes before the key.
-    static let headerBytes = 29
+    public static let format = BinaryRecordFormat(tag: UInt8(ascii: "E"), version: 3)
     /// A longer key or validator is refused on both sides: ours are short (an ISBN, a history
     /// block's name; hex digests of 64 bytes).
     static let maxKeyBytes = 1_024
@@ -66,54 +65,33 @@ public struct SharedEnvelope: Sendable, Equatable {
         guard key.count <= Self.maxKeyBytes, validatorBytes.count <= Self.maxValidatorBytes,
               validatorBytes.allSatisfy(Self.isVisibleASCII), value.count <= Int(UInt32.max),
               storedAtMilliseconds <= expiresAtMilliseconds, expiresAtMilliseconds <= staleUntilMilliseconds else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.headerBytes + 8 + key.count + validatorBytes.count + value.count)
-        out += Self.magic
-        out.append(Self.version)
-        for time in [storedAtMilliseconds, expiresAtMilliseconds, staleUntilMilliseconds] {
-            let bits = UInt64(bitPattern: time)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        }
-        out.append(UInt8(truncatingIfNeeded: key.count >> 8))
-        out.append(UInt8(truncatingIfNeeded: key.count))
-        out += key
-        out.append(UInt8(truncatingIfNeeded: validatorBytes.count >> 8))
-        out.append(UInt8(truncatingIfNeeded: validatorBytes.count))
-        out += validatorBytes
-        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value.count >> shift)) }
-        out += value
-        return out
+        var writer = BinaryRecordWriter(format: Self.format, capacity: 48 + key.count + validatorBytes.count + value.count)
+        writer.write(storedAtMilliseconds)
+        writer.write(expiresAtMilliseconds)
+        writer.write(staleUntilMilliseconds)
+        writer.write(bytes: key)
+        writer.write(validator)
+        writer.write(bytes: value)
+        return writer.bytes
     }
 
-    /// Reads an envelope; nil for anything but a complete, consistent version-2 envelope whose
-    /// lengths add up to exactly the bytes given and whose validator is visible ASCII.
+    /// Reads an envelope; nil for anything but a complete, consistent version-3 envelope whose
+    /// fields end exactly at the end of the bytes and whose validator is visible ASCII.
     public init?(decoding bytes: [UInt8]) {
-        guard bytes.count >= Self.headerBytes, bytes[0] == Self.magic[0], bytes[1] == Self.magic[1],
-              bytes[2] == Self.version else { return nil }
-        var offset = 3
-        /// The next `count` bytes as a big-endian unsigned number, or nil past the end.
-        func number(_ count: Int) -> UInt64? {
-            guard bytes.count - offset >= count else { return nil }
-            var bits: UInt64 = 0
-            for i in offset..<offset + count { bits = bits << 8 | UInt64(bytes[i]) }
-            offset += count
-            return bits
-        }
-        /// The next `count` bytes, or nil past the end.
-        func slice(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count >= 0, bytes.count - offset >= count else { return nil }
-            defer { offset += count }
-            return bytes[offset..<offset + count]
-        }
-        guard let stored = number(8).map(Int64.init(bitPattern:)), let expires = number(8).map(Int64.init(bitPattern:)),
-              let staleUntil = number(8).map(Int64.init(bitPattern:)), stored <= expires, expires <= staleUntil,
-              let keyCount = number(2), keyCount <= Self.maxKeyBytes, let key = slice(Int(keyCount)),
-              let validatorCount = number(2), validatorCount <= Self.maxValidatorBytes,
-              let validatorBytes = slice(Int(validatorCount)), validatorBytes.allSatisfy(Self.isVisibleASCII),
-              let valueCount = number(4), bytes.count - offset == Int(valueCount),
-              let value = slice(Int(valueCount)) else { return nil }
-        self.init(storedAtMilliseconds: stored, expiresAtMilliseconds: expires, staleUntilMilliseconds: staleUntil,
-                  key: Array(key), validator: String(decoding: validatorBytes, as: UTF8.self), value: Array(value))
+        guard let envelope = BinaryRecordReader.read(bytes, format: Self.format, { reader throws(BinaryRecordError) in
+            let stored = try reader.readInt64(), expires = try reader.readInt64(), staleUntil = try reader.readInt64()
+            guard stored <= expires, expires <= staleUntil else { throw reader.invalid("times out of order") }
+            let key = try reader.readBytes()
+            guard key.count <= Self.maxKeyBytes else { throw reader.invalid("key length") }
+            let validator = try reader.readString()
+            guard validator.utf8.count <= Self.maxValidatorBytes, validator.utf8.allSatisfy(Self.isVisibleASCII) else {
+                throw reader.invalid("validator")
+            }
+            let value = try reader.readBytes()
+            return SharedEnvelope(storedAtMilliseconds: stored, expiresAtMilliseconds: expires, staleUntilMilliseconds: staleUntil,
+                                  key: key, validator: validator, value: value)
+        }) else { return nil }
+        self = envelope
     }
 
     /// A byte a header may carry as it is: `!` to `~` (no space, no control byte, no non-ASCII).

@@ -1,3 +1,4 @@
+import Cache
 import Foundation
 import HTTPClientTestSupport
 import Redis
@@ -26,15 +27,14 @@ extension FullStackTests.Binary {
             try await redis.set(key, bytes, expireMilliseconds: 600_000)
         }
 
-        /// Eight big-endian bytes of `value` at `offset` (the envelope's times: stored-at at 3,
-        /// expires at 11, stale-until at 19).
-        static func put(_ value: Int64, at offset: Int, in bytes: inout [UInt8]) {
-            let bits = UInt64(bitPattern: value)
-            for i in 0..<8 { bytes[offset + i] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * i)) }
-        }
-
-        static func int64(at offset: Int, in bytes: [UInt8]) -> Int64 {
-            Int64(bitPattern: bytes[offset..<offset + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        /// Rewrites the envelope stored at `key` field by field, as an attacker who knows the
+        /// format would: the result is a well-formed envelope carrying the changed times.
+        static func rewriteEnvelope(_ redis: RedisClient, _ key: String, _ change: (inout SharedEnvelope) -> Void) async throws {
+            try await rewrite(redis, key) { bytes in
+                var envelope = try #require(SharedEnvelope(decoding: bytes), "not an envelope at \(key)")
+                change(&envelope)
+                bytes = try #require(envelope.encoded, "the changed envelope cannot be written")
+            }
         }
 
         static func rejected(_ cluster: Cluster, _ replica: Int, _ namespace: String, _ reason: String) async throws -> Double? {
@@ -105,11 +105,10 @@ extension FullStackTests.Binary {
             try await Cluster.run(size: 2, environment: ["ALMANAC_RATES_TTL_SECONDS": "60"]) { cluster in
                 #expect(try await cluster.get(0, "/v1/rates").status == 200)
                 let redis = try Self.redis(cluster)
-                try await Self.rewrite(redis, Self.ratesKey) { bytes in
-                    let stored = Self.int64(at: 3, in: bytes)
-                    let year = stored + 365 * 86_400_000
-                    Self.put(year, at: 11, in: &bytes)
-                    Self.put(year, at: 19, in: &bytes)
+                try await Self.rewriteEnvelope(redis, Self.ratesKey) { envelope in
+                    let year = envelope.storedAtMilliseconds + 365 * 86_400_000
+                    envelope.expiresAtMilliseconds = year
+                    envelope.staleUntilMilliseconds = year
                 }
                 let served = try await cluster.get(1, "/v1/rates")
                 #expect(served.status == 200)
@@ -124,7 +123,7 @@ extension FullStackTests.Binary {
             try await Cluster.run(size: 2) { cluster in
                 #expect(try await cluster.get(0, "/v1/rates").status == 200)
                 let redis = try Self.redis(cluster)
-                try await Self.rewrite(redis, Self.ratesKey) { bytes in Self.put(Int64.min, at: 3, in: &bytes) }
+                try await Self.rewriteEnvelope(redis, Self.ratesKey) { $0.storedAtMilliseconds = Int64.min }
                 let served = try await cluster.get(1, "/v1/rates")
                 #expect(served.status == 200)
                 let age = served.header("Age").flatMap { Int($0) } ?? 0

@@ -272,7 +272,7 @@ import Testing
                                     staleUntilMilliseconds: 2_000_000, key: name, validator: "n-!", value: Array("!future".utf8))
         let absurd = SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: Int64.max - 1,
                                     staleUntilMilliseconds: Int64.max, key: name, validator: "n-x", value: Array("x".utf8))
-        let junks: [[UInt8]] = [[0x41, 0x43, 3] + [UInt8](repeating: 0, count: 40), Array("garbage".utf8),
+        let junks: [[UInt8]] = [[UInt8(ascii: "E"), 4] + [UInt8](repeating: 0, count: 40), Array("garbage".utf8),
                                 future.encoded ?? [], absurd.encoded ?? []]
         for junk in junks {
             a.store.purgeAll()

@@ -18,7 +18,9 @@ enum ResponseChecks {
                               "header \(field.name) carries CR, LF or NUL (response splitting): \(what)")
         }
         let contentType = response.headers["Content-Type"] ?? ""
-        if status >= 400 {
+        if status >= 400, request.path.utf8.starts(with: "/books/v1/".utf8) || request.path == "/books/v1" {
+            checkGoogleError(response, status: status, contentType: contentType, what: what)
+        } else if status >= 400 {
             FuzzSupport.check(contentType == "application/problem+json", "error without problem+json: \(what)")
             FuzzSupport.check(response.headers["Cache-Control"] != nil, "error without Cache-Control: \(what)")
             guard case let .object(problem)? = try? JSONParser.parse(response.body) else {
@@ -46,6 +48,29 @@ enum ResponseChecks {
         if status == 304 || status == 204 {
             FuzzSupport.check(response.body.isEmpty, "\(status) with a body: \(what)")
         }
+    }
+
+    /// Errors under `/books/v1/` are in Google's envelope, as Google's client libraries read them:
+    /// `{"error":{"code","message","errors":[{"message","domain","reason"}],"status"}}`.
+    static func checkGoogleError(_ response: HTTPResponse, status: Int, contentType: String, what: String) {
+        FuzzSupport.check(contentType.hasPrefix("application/json"), "Google-style error not JSON: \(what)")
+        FuzzSupport.check(response.headers["Cache-Control"] != nil, "error without Cache-Control: \(what)")
+        guard case let .object(root)? = try? JSONParser.parse(response.body), case let .object(error)? = root["error"] else {
+            FuzzSupport.check(false, "error body is not Google's envelope: \(what)")
+            return
+        }
+        if case let .number(code)? = error["code"] {
+            FuzzSupport.check(code == String(status), "envelope code \(code) differs from the response's: \(what)")
+        } else {
+            FuzzSupport.check(false, "envelope without a numeric code: \(what)")
+        }
+        guard case let .string(message)? = error["message"], case .string? = error["status"],
+              case let .array(errors)? = error["errors"], case let .object(first)? = errors.first,
+              case .string? = first["reason"], case .string? = first["domain"] else {
+            FuzzSupport.check(false, "envelope without message, status or errors[0]: \(what)")
+            return
+        }
+        FuzzSupport.check(!message.isEmpty && message.utf8.count <= 2048, "envelope message of \(message.utf8.count) bytes: \(what)")
     }
 
     /// RFC 9110 §5.6.2 tchar.
