@@ -22,11 +22,16 @@ public struct Book: Sendable, Equatable {
     public var coverSource: String?
     /// Providers whose answers were merged into this book, in configured order.
     public var sources: [String]
+    /// Google's own id of the volume Google answered with, when Google's answer was merged in:
+    /// the Google-compatible rendering then carries it, as Google would, instead of an id almanac
+    /// mints (`VolumeID`). Only a well-formed Google id (`GoogleVolumeJSON.isVolumeID`) is kept.
+    public var googleVolumeID: String?
 
     public init(isbn: ISBN, title: String? = nil, subtitle: String? = nil, authors: [String] = [],
                 publisher: String? = nil, publishedDate: String? = nil, pageCount: Int? = nil,
                 language: String? = nil, description: String? = nil, categories: [String] = [],
-                coverURL: String? = nil, coverSource: String? = nil, sources: [String] = []) {
+                coverURL: String? = nil, coverSource: String? = nil, sources: [String] = [],
+                googleVolumeID: String? = nil) {
         self.isbn = isbn
         self.title = title
         self.subtitle = subtitle
@@ -40,6 +45,7 @@ public struct Book: Sendable, Equatable {
         self.coverURL = coverURL
         self.coverSource = coverURL == nil ? nil : coverSource ?? sources.first
         self.sources = sources
+        self.googleVolumeID = googleVolumeID
     }
 
     public var isbn13: String { isbn.isbn13 }

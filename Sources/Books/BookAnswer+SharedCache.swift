@@ -6,12 +6,14 @@ import Cache
 /// reader recomputes the same one), plus the `Book` the cover route needs (its cover URL and
 /// source).
 ///
-/// Layout, version 1: ISBN-13, then 0 (not found) or 1 and the book (ISBN-13, optional title,
+/// Layout, version 2: ISBN-13, then 0 (not found) or 1 and the book (ISBN-13, optional title,
 /// subtitle, authors, optional publisher, published date, page count, language, description,
-/// categories, optional cover URL and cover source, sources), then the `/v1/books` body and
-/// the volumes body as byte strings.
+/// categories, optional cover URL and cover source, sources, optional Google volume id), then
+/// the `/v1/books` body and the volumes body as byte strings. A Google volume id that is not
+/// well-formed refuses the record. Version 1 (no volume id) records are refused as absent, and
+/// refetched.
 extension BookAnswer: SharedCacheValue {
-    static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1)
+    static let sharedFormat = BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 2)
 
     /// A book field of the record, by its kind of value.
     enum BookField: Sendable {
@@ -25,7 +27,7 @@ extension BookAnswer: SharedCacheValue {
     static let bookFields: [BookField] = [
         .text(\.title), .text(\.subtitle), .texts(\.authors), .text(\.publisher), .text(\.publishedDate),
         .number(\.pageCount), .text(\.language), .text(\.description), .texts(\.categories),
-        .text(\.coverURL), .text(\.coverSource), .texts(\.sources),
+        .text(\.coverURL), .text(\.coverSource), .texts(\.sources), .text(\.googleVolumeID),
     ]
 
     public var sharedCacheBytes: [UInt8] {
@@ -61,6 +63,7 @@ extension BookAnswer: SharedCacheValue {
                     case .number(let path): read[keyPath: path] = try reader.readOptionalInt()
                     }
                 }
+                if let id = read.googleVolumeID, !GoogleVolumeJSON.isVolumeID(id) { throw reader.invalid("Google volume id") }
                 book = read
             }
             return BookAnswer(isbn: isbn, book: book, body: try reader.readBytes(), volumesBody: try reader.readBytes())

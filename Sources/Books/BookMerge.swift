@@ -3,7 +3,8 @@
 /// Rule: providers are merged in configured order; for each scalar field the first provider
 /// that has it wins; an array field (authors, categories) is taken whole from the first
 /// provider whose array is non-empty, never concatenated (two spellings of one author would
-/// read as two authors). `sources` lists every provider merged, in order.
+/// read as two authors). `sources` lists every provider merged, in order. Google's volume id is
+/// kept from whichever answer carried it: a book Google contributed to keeps Google's id.
 public enum BookMerge {
     /// Facts whose absence is worth one more upstream request. Subtitle, language and
     /// categories are missing too often for their absence to justify asking everyone, but they
@@ -29,6 +30,7 @@ public enum BookMerge {
             book.coverURL = other.coverURL
             book.coverSource = other.coverSource
         }
+        book.googleVolumeID = book.googleVolumeID ?? other.googleVolumeID
         for source in other.sources where !book.sources.contains(source) { book.sources.append(source) }
         return book
     }

@@ -24,7 +24,8 @@ public enum BooksRenderer {
     }
 
     /// Google Books' volumes list shape for clients written against Google (`VolumeRenderer`):
-    /// the book as one `books#volume` whose id is minted from its ISBN-13; absent facts are
+    /// the book as one `books#volume` whose id is Google's when Google contributed the book, else
+    /// minted from its ISBN-13 (`Volume.init(book:)`); absent facts are
     /// omitted (as Google omits them), not null. Its links (`selfLink`, `imageLinks` pointing at
     /// almanac's own `/v1/books/{isbn13}/cover`) are absolute, as such clients expect; the base
     /// depends on the request, so the stored bytes hold a placeholder that `VolumesLinks.fill`

@@ -44,15 +44,15 @@ public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
         try await fetch(request(for: isbn), client: client) { body throws(UpstreamError) in try decode(body, isbn: isbn) }
     }
 
-    /// The matching volume in a volumes answer, or nil (not found).
+    /// The matching volume in a volumes answer, or nil (not found), with Google's id for it.
     public func decode(_ body: [UInt8], isbn: ISBN) throws(UpstreamError) -> Book? {
         let volumes = try UpstreamJSON.decode(Volumes.self, from: body, provider: name)
         guard let items = volumes.items, !items.isEmpty else { return nil }
         let wanted = Set(([isbn.isbn13] + (isbn.isbn10.map { [$0] } ?? [])).map { Array($0.utf8) })
-        let match = items.lazy.compactMap(\.volumeInfo).first { info in
-            (info.industryIdentifiers ?? []).contains { wanted.contains(Self.normalized($0.identifier)) }
+        let match = items.lazy.compactMap { item in item.volumeInfo.map { (id: item.id, info: $0) } }.first { item in
+            (item.info.industryIdentifiers ?? []).contains { wanted.contains(Self.normalized($0.identifier)) }
         }
-        guard let info = match else { return nil }
+        guard let (id, info) = match else { return nil }
         let links = info.imageLinks
         return Book(
             isbn: isbn,
@@ -66,7 +66,9 @@ public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
             description: info.description.nonEmpty,
             categories: Self.names(info.categories),
             coverURL: (links?.thumbnail.nonEmpty ?? links?.smallThumbnail.nonEmpty).map(Self.secured),
-            sources: [name])
+            sources: [name],
+            // Not a well-formed id → absent: the volume is then given a minted one.
+            googleVolumeID: id.flatMap { GoogleVolumeJSON.isVolumeID($0) ? $0 : nil })
     }
 
     /// Author or category names, trimmed, without blank ones: a `" "` author would otherwise
@@ -101,7 +103,18 @@ public struct GoogleBooksProvider: BooksProvider, DescribedProvider {
     }
 
     struct Volume: Decodable {
+        /// Google's volume id; kept only when well-formed (`GoogleVolumeJSON.isVolumeID`). An id
+        /// that is not even a string is absent too, not a reason to refuse the book's facts.
+        var id: String?
         var volumeInfo: VolumeInfo?
+
+        enum CodingKeys: String, CodingKey { case id, volumeInfo }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(String.self, forKey: .id)
+            volumeInfo = try container.decodeIfPresent(VolumeInfo.self, forKey: .volumeInfo)
+        }
     }
 
     struct VolumeInfo: Decodable {

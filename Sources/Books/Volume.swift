@@ -42,10 +42,10 @@ public struct Volume: Sendable, Equatable {
         self.source = source
     }
 
-    /// A looked-up book as a volume: its id is minted from its ISBN-13, since a merged book is
-    /// no one upstream's record.
+    /// A looked-up book as a volume: its id is Google's when Google contributed the book (as
+    /// Google's own answer to `q=isbn:` would carry), else minted from its ISBN-13.
     public init(book: Book) {
-        self.init(id: VolumeID.minted(for: book.isbn), isbn: book.isbn, title: book.title, subtitle: book.subtitle,
+        self.init(id: book.googleVolumeID ?? VolumeID.minted(for: book.isbn), isbn: book.isbn, title: book.title, subtitle: book.subtitle,
                   authors: book.authors, publisher: book.publisher, publishedDate: book.publishedDate,
                   description: book.description, pageCount: book.pageCount, categories: book.categories,
                   language: book.language, hasImage: book.coverURL != nil, source: book.source)

@@ -70,6 +70,9 @@ import Testing
         let items = try #require(body["items"] as? [[String: Any]])
         #expect(items.count == 1)
         #expect(items[0]["kind"] as? String == "books#volume")
+        // Google answered the lookup: its own id for the volume, and the self link follows it.
+        #expect(items[0]["id"] as? String == "5wBQEp6ruIAC")
+        #expect(items[0]["selfLink"] as? String == "http://almanac.test/books/v1/volumes/5wBQEp6ruIAC")
         let info = try #require(items[0]["volumeInfo"] as? [String: Any])
         #expect(info["title"] as? String == "The Pragmatic Programmer")
         #expect(info["authors"] as? [String] == ["Andrew Hunt", "David Thomas"])

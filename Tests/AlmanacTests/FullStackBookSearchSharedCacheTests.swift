@@ -36,5 +36,25 @@ extension FullStackTests.Binary {
                 #expect(stub.requests.filter { $0.path.hasPrefix(BookSearchStub.googleVolumePrefix) }.count == 1)
             }
         }
+
+        /// Google's volume id of an ISBN lookup travels in the book record: the other replica's
+        /// answer from Redis carries it, byte for byte.
+        @Test func anISBNLookupsGoogleIdIsSharedBetweenReplicas() async throws {
+            let f = FullStackFixtures.self
+            try await Cluster.run(size: 2, script: { stub in
+                Self.script(stub)
+                stub.route(f.googleTarget(f.isbn13), .json(f.google.replacingOccurrences(
+                    of: #"{"kind":"books#volume","volumeInfo":{"title":"Fundamentals"#,
+                    with: #"{"kind":"books#volume","id":"zyTCAlFPjgYC","volumeInfo":{"title":"Fundamentals"#)))
+            }) { cluster in
+                let miss = try await cluster.get(0, "/books/v1/volumes?q=isbn:\(f.isbn13)")
+                #expect(miss.status == 200, "\(miss.text)")
+                #expect(miss.text.contains(#""id":"zyTCAlFPjgYC""#), "\(miss.text)")
+                let shared = try await cluster.get(1, "/books/v1/volumes?q=isbn:\(f.isbn13)")
+                #expect(shared.header("Cache-Status") == "almanac; hit; detail=redis")
+                #expect(shared.body == miss.body)
+                #expect(cluster.stub.requestCount(for: f.googlePath) == 1, "one upstream call for the cluster")
+            }
+        }
     }
 }

@@ -342,3 +342,43 @@ extension FullStackTests.BookSearch {
         }
     }
 }
+
+extension FullStackTests.BookSearch {
+    /// An ISBN lookup Google answered carries Google's own volume id (not one almanac mints), in
+    /// every spelling of the lookup, and `/books/v1/volumes/{id}` answers that id from Google.
+    @Test func anISBNLookupGoogleAnsweredCarriesGooglesIdWhichRoundTrips() async throws {
+        try await Self.run { s in
+            let id = "zyTCAlFPjgYC"
+            let withID = F.google.replacingOccurrences(of: #"{"kind":"books#volume","volumeInfo":{"title":"Fundamentals"#,
+                                                       with: #"{"kind":"books#volume","id":"\#(id)","volumeInfo":{"title":"Fundamentals"#)
+            #expect(withID != F.google)
+            s.stub.route(F.googleTarget(F.isbn13), .json(withID))
+            let volume = #"{"kind":"books#volume","id":"\#(id)","etag":"x1","volumeInfo":{"title":"Fundamentals of Statistics","#
+                + #""industryIdentifiers":[{"type":"ISBN_13","identifier":"\#(F.isbn13)"}],"language":"en"}}"#
+            s.stub.route(S.googleVolumePrefix + id, .json(volume))
+
+            let lookup = try await s.get("/books/v1/volumes?q=isbn:\(F.isbn13)")
+            #expect(lookup.status == 200, "\(lookup.text)")
+            let item = try #require(Self.items(lookup).first)
+            #expect(item["id"] == .string(id))
+            #expect(item["selfLink"] == .string("http://127.0.0.1/books/v1/volumes/\(id)"))
+            #expect(item["volumeInfo"]?["pageCount"] == .number("321"), "still the merged record (Open Library filled it)")
+            for spelling in ["/books/v1/volumes?q=\(F.isbn10)", "/books/v1/volumes?q=ISBN:0-306-40615-2"] {
+                let again = try await s.get(spelling)
+                #expect(again.header("X-Cache") == "HIT", "\(spelling)")
+                #expect(Self.items(again).first?["id"] == .string(id), "\(spelling)")
+            }
+
+            let one = try await s.get("/books/v1/volumes/\(id)")
+            #expect(one.status == 200, "\(one.text)")
+            #expect(one.json?["id"] == .string(id))
+            #expect(one.json?["selfLink"] == .string("http://127.0.0.1/books/v1/volumes/\(id)"))
+            #expect(one.json?["volumeInfo"]?["title"] == .string("Fundamentals of Statistics"))
+            #expect(one.header("ETag") != nil)
+            let cached = try await s.get("/books/v1/volumes/\(id)")
+            #expect(cached.header("X-Cache") == "HIT")
+            #expect(cached.header("ETag") == one.header("ETag"))
+            #expect(s.stub.requests.filter { $0.path.hasPrefix(S.googleVolumePrefix) }.map(\.target) == ["/books/v1/volumes/\(id)"])
+        }
+    }
+}

@@ -10,7 +10,7 @@ import Testing
                            publisher: "Gallimard", publishedDate: "1943-04", pageCount: 96, language: "fr",
                            description: "\"Quotes\", \\ and \u{0}", categories: ["Fiction", "童話"],
                            coverURL: "https://covers.example/b/isbn/9780306406157-L.jpg", coverSource: "open-library",
-                           sources: ["google-books", "open-library"])
+                           sources: ["google-books", "open-library"], googleVolumeID: "zyTCAlFPjgYC")
 
     @Test func foundAndNotFoundAnswersRoundTrip() {
         var bare = Book(isbn: Self.isbn)
@@ -34,14 +34,16 @@ import Testing
         #expect(decoded?.volumesBody == answers[0].volumesBody)
         #expect(BookAnswer(sharedCacheBytes: answers[1].sharedCacheBytes)?.book == nil)
         #expect(BookAnswer(sharedCacheBytes: answers[3].sharedCacheBytes)?.book?.coverSource == "open-library")
+        #expect(decoded?.book?.googleVolumeID == "zyTCAlFPjgYC")
+        #expect(BookAnswer(sharedCacheBytes: answers[2].sharedCacheBytes)?.book?.googleVolumeID == nil)
     }
 
-    /// Version 1's layout as its documentation spells it, written field by field here: replicas
+    /// Version 2's layout as its documentation spells it, written field by field here: replicas
     /// of different builds read each other's records, so the field list must not change within a version.
-    @Test func theRecordIsVersionOnesDocumentedLayout() {
+    @Test func theRecordIsVersionTwosDocumentedLayout() {
         let answer = BookAnswer(isbn: Self.isbn, book: Self.book, body: [1, 2], volumesBody: [3])
         let b = Self.book
-        var expected = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1))
+        var expected = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 2))
         expected.write(Self.isbn.isbn13)
         expected.write(true)
         expected.write(b.isbn.isbn13)
@@ -57,6 +59,7 @@ import Testing
         expected.write(optional: b.coverURL)
         expected.write(optional: b.coverSource)
         expected.write(b.sources)
+        expected.write(optional: b.googleVolumeID)
         expected.write(bytes: [1, 2])
         expected.write(bytes: [3])
         #expect(answer.sharedCacheBytes == expected.bytes)
@@ -77,6 +80,8 @@ import Testing
                 made.authors = (0..<Int(random.next() % 4)).map { _ in random.text(maxScalars: 12) }
                 made.categories = (0..<Int(random.next() % 3)).map { _ in random.text(maxScalars: 12) }
                 made.sources = (0..<Int(random.next() % 3)).map { _ in random.text(maxScalars: 8) }
+                made.googleVolumeID = random.oneIn(3) ? nil
+                    : String(decoding: (0...(random.next() % 64)).map { _ in VolumeID.alphabet[Int(random.next() % 64)] }, as: UTF8.self)
                 book = made
             }
             let answer = BookAnswer(isbn: isbn, book: book, body: random.bytes(maxCount: 200), volumesBody: random.bytes(maxCount: 200))
@@ -109,6 +114,32 @@ import Testing
         var wrongVersion = record("9780306406157")
         wrongVersion[1] = 0
         #expect(BookAnswer(sharedCacheBytes: wrongVersion) == nil)
+    }
+
+    /// A Google volume id is read back only as what it claims to be, `[A-Za-z0-9_-]{1,64}`: a
+    /// record carrying anything else (no writer makes one) is refused, not served with that id.
+    @Test func onlyWellFormedGoogleVolumeIDsAreRead() {
+        func record(_ id: String?) -> [UInt8] {
+            var book = Self.book
+            book.googleVolumeID = id
+            return BookAnswer(isbn: Self.isbn, book: book, body: [1], volumesBody: [2]).sharedCacheBytes
+        }
+        #expect(BookAnswer(sharedCacheBytes: record("zyTCAlFPjgYC"))?.book?.googleVolumeID == "zyTCAlFPjgYC")
+        #expect(BookAnswer(sharedCacheBytes: record(nil))?.book?.googleVolumeID == nil)
+        #expect(BookAnswer(sharedCacheBytes: record(String(repeating: "_", count: 64)))?.book?.googleVolumeID?.utf8.count == 64)
+        for bad in ["", String(repeating: "_", count: 65), "zyTCAlFPjgY/", "zyTCAlFPjgY ", "zyTCAlFPjgYÇ", "zyTCAlFPjgY\u{0}", "../x"] {
+            #expect(BookAnswer(sharedCacheBytes: record(bad)) == nil, "\(bad)")
+        }
+    }
+
+    /// Version 1 records (before the volume id) are refused, so they are absent and refetched.
+    @Test func versionOneRecordsAreRefused() {
+        var old = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1))
+        old.write(Self.isbn.isbn13)
+        old.write(false)
+        old.write(bytes: [])
+        old.write(bytes: [])
+        #expect(BookAnswer(sharedCacheBytes: old.bytes) == nil)
     }
 
     @Test func isbnKeysAreTheThirteenDigits() {

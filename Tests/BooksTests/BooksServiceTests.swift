@@ -24,6 +24,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         let answer = try await service.book(isbn(Fixtures.pragmatic13))
         #expect(answer.value.book?.title == "The pragmatic programmer")
         #expect(answer.value.book?.source == "open-library")
+        #expect(answer.value.book?.googleVolumeID == nil, "Google did not contribute: the volume id is minted")
         #expect(client.count("google-books") == 1)
         #expect(client.count("open-library") == 1)
     }
@@ -63,6 +64,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         #expect(book.categories == ["Computer programming", "Software engineering"])
         #expect(book.language == "en")
         #expect(book.coverURL == "https://covers.openlibrary.org/b/id/8090534-L.jpg?default=false")
+        #expect(book.googleVolumeID == "5wBQEp6ruIAC", "Google contributed the record: its id is kept")
     }
 
     @Test func aFailingFillerKeepsTheBookFound() async throws {
@@ -132,6 +134,7 @@ func makeService(_ upstreams: Upstreams, configuration: BooksConfiguration = Boo
         #expect(book.title == "The pragmatic programmer")
         #expect(book.description != nil)       // Open Library has none: filled from Google
         #expect(client.requests.map(\.provider) == ["open-library", "google-books"])
+        #expect(book.googleVolumeID == "5wBQEp6ruIAC", "a filler's Google id is kept too")
     }
 }
 

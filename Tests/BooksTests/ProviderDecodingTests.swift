@@ -16,6 +16,27 @@ import Testing
         #expect(book.language == "en")
         #expect(book.description?.hasPrefix("Straight from the programming trenches") == true)
         #expect(book.sources == ["google-books"])
+        #expect(book.googleVolumeID == "5wBQEp6ruIAC", "the matching item's id, not items[0]'s")
+    }
+
+    /// Google's id of the matching volume is kept when it is one (`[A-Za-z0-9_-]{1,64}`);
+    /// anything else is absent, never a reason to lose the book, and the volume is minted an id.
+    @Test func aMalformedVolumeIDIsAbsentAndTheBookKept() throws {
+        let longest = String(repeating: "a-_Z9", count: 12) + "abcd"
+        for (id, kept) in [(#""\#(longest)""#, longest), (#""x""#, "x")] {
+            let json = Fixtures.googlePragmaticThin.replacingOccurrences(of: #""5wBQEp6ruIAC""#, with: id)
+            #expect(try google.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13))?.googleVolumeID == kept)
+        }
+        for bad in [#""""#, #""\#(longest)x""#, #""5wBQEp6ruIAC ""#, #""5wBQEp/ruIAC""#, #""5wBQEp6ruIA\u00C7""#,
+                    #""5wBQEp6ruIA\u0000""#, "12345", "null", #"["5wBQEp6ruIAC"]"#, #"{"id":"5wBQEp6ruIAC"}"#] {
+            let json = Fixtures.googlePragmaticThin.replacingOccurrences(of: #""5wBQEp6ruIAC""#, with: bad)
+            let book = try #require(try google.decode(Array(json.utf8), isbn: isbn(Fixtures.pragmatic13)), "\(bad)")
+            #expect(book.googleVolumeID == nil, "\(bad)")
+            #expect(book.title == "The Pragmatic Programmer")
+            #expect(Volume(book: book).id == VolumeID.minted(for: isbn(Fixtures.pragmatic13)), "\(bad)")
+        }
+        let noID = Fixtures.googlePragmaticThin.replacingOccurrences(of: #""id":"5wBQEp6ruIAC","#, with: "")
+        #expect(try google.decode(Array(noID.utf8), isbn: isbn(Fixtures.pragmatic13))?.googleVolumeID == nil)
     }
 
     @Test func matchesOnTheISBN10IdentifierToo() throws {
