@@ -231,26 +231,6 @@ func metricValue(_ text: String, _ name: String, _ labels: [String: String] = [:
     return nil
 }
 
-/// A port that was free a moment ago (bind 0, read it, close): for the spawned binary.
-func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw WireClient.Failure(description: "socket: errno \(errno)") }
-    defer { Glibc.close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let rc = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa -> Int32 in
-            guard bind(fd, sa, length) == 0 else { return -1 }
-            return getsockname(fd, sa, &length)
-        }
-    }
-    guard rc == 0 else { throw WireClient.Failure(description: "bind: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 extension FullStack {
     /// Stewardship out of the way, for tests that send many upstream requests on purpose to
     /// prove something else (redirect tricks, canaries): no budgets, no breaker. The steward's
