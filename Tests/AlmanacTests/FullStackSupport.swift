@@ -145,10 +145,10 @@ final class FullStack: Sendable {
     }
 
     /// A new connection for this app.
-    func connect(timeout: Double = 15) throws -> WireClient { try WireClient(port: port, timeout: timeout) }
+    func connect(timeout: Double = 15) throws -> RawHTTPClient { try RawHTTPClient(port: port, timeout: timeout) }
 
     /// One request on a fresh connection (closed afterwards).
-    func get(_ target: String, method: String = "GET", headers: [String] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
         let client = try connect()
         try await client.request(method, target, extra: headers)
         return try await client.readResponse(head: method == "HEAD")
@@ -163,7 +163,8 @@ final class FullStack: Sendable {
 
 // MARK: - A raw HTTP/1.1 client (shared, in `TestSupport`)
 
-typealias WireClient = RawHTTPClient
+/// Only for `FullStackBookSearchTests` until it names `RawHTTPResponse` itself; new code uses
+/// `RawHTTPClient` and `RawHTTPResponse` directly.
 typealias WireResponse = RawHTTPResponse
 typealias Deadline = TestDeadline
 
@@ -206,7 +207,7 @@ final class ThreadGate: Sendable {
 
 // MARK: - Problem and metrics helpers
 
-extension WireResponse {
+extension RawHTTPResponse {
     /// Checks the RFC 9457 shape every error has (docs/problems.md) and returns its detail.
     @discardableResult
     func expectProblem(_ status: Int, sourceLocation: SourceLocation = #_sourceLocation) -> String {

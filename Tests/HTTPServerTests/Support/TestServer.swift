@@ -118,8 +118,8 @@ struct TestServer {
         return TestServer(server: server, port: port, gate: gate, log: log, errors: errors, spins: spins)
     }
 
-    func client(timeout: Double = 10) throws -> TestClient {
-        try TestClient(port: port, timeout: timeout)
+    func client(timeout: Double = 10) throws -> RawHTTPClient {
+        try RawHTTPClient(port: port, timeout: timeout)
     }
 
     func stop() async {
