@@ -114,9 +114,9 @@ extension FullStackTests {
                 c.rates.staleSeconds = 30
             }, script: { stub in
                 FullStackFixtures.scriptAll(stub)
-                let calls = Counter()
+                let calls = Locked(0)
                 stub.route(F.coinbasePath) { _ in
-                    guard calls.next() > 1 else { return .json(F.coinbase) }
+                    guard calls.increment() > 1 else { return .json(F.coinbase) }
                     refreshGate.wait()
                     return .json(F.coinbaseRefreshed)
                 }
@@ -264,10 +264,3 @@ func expectOneLeaderTheRestCollapsed(_ cacheStatuses: [String?], sourceLocation:
     #expect(counts == expected, sourceLocation: sourceLocation)
 }
 
-/// A thread-safe call counter for stub handlers.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-    /// Increments and returns the new count (1 for the first call).
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
-    var current: Int { value.withLock { $0 } }
-}

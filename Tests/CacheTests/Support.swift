@@ -7,7 +7,7 @@ import Testing
 struct Payload: CacheValue, Equatable {
     var text: String
     var cost: Int = 100
-    var validatorCalls: Counter? = nil
+    var validatorCalls: Locked<Int>? = nil
 
     var cacheCost: Int { cost }
     var cacheValidator: String {
@@ -16,13 +16,6 @@ struct Payload: CacheValue, Equatable {
     }
 
     static func == (a: Payload, b: Payload) -> Bool { a.text == b.text && a.cost == b.cost }
-}
-
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }
 
 /// Jitter source tests set explicitly.
@@ -59,7 +52,7 @@ struct Fixture {
 
 /// A loader that counts its calls and, given a gate, holds each load until the gate opens.
 func loader(
-    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, gate: Gate? = nil, calls: Counter
+    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, gate: Gate? = nil, calls: Locked<Int>
 ) -> @Sendable () async throws -> CacheLoad<Payload> {
     {
         calls.increment()
@@ -74,5 +67,5 @@ func fill(
     _ ns: CacheNamespace<String, Payload>, _ key: String, text: String? = nil, ttl: Double = 10,
     stale: Double = 0, cost: Int = 100
 ) async throws -> CacheLookup<Payload> {
-    try await ns.value(for: key, load: loader(text ?? key, ttl: ttl, stale: stale, cost: cost, calls: Counter()))
+    try await ns.value(for: key, load: loader(text ?? key, ttl: ttl, stale: stale, cost: cost, calls: Locked(0)))
 }

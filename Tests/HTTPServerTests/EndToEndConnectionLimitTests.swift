@@ -65,7 +65,7 @@ extension EndToEnd {
             #expect(t.server.rejectedConnections == 0)
             #expect(await waitUntil { t.server.openConnections == Self.limit })
             // One warning for the burst (at most one per 10 s), like nginx's "reusing connections".
-            let warnings = t.errors.all.filter { $0.contains("reusing connections") }
+            let warnings = t.errors.value.filter { $0.contains("reusing connections") }
             #expect(warnings.count == 1)
             #expect(warnings.first?.contains("maxConnections 20") == true)
             withExtendedLifetime(newcomers) {} // their slots stayed held until here

@@ -40,8 +40,8 @@ extension EndToEnd {
             for raw in cases {
                 try await Self.expectProblem(raw, 400, port: t.port)
             }
-            #expect(await waitUntil { t.log.all.count == cases.count })
-            #expect(t.log.all.allSatisfy { $0.status == 400 && $0.method == "-" })
+            #expect(await waitUntil { t.log.value.count == cases.count })
+            #expect(t.log.value.allSatisfy { $0.status == 400 && $0.method == "-" })
             await t.stop()
         }
 

@@ -51,8 +51,8 @@ extension EndToEnd {
                                options: .regularExpression) != nil)
             let id = try #require(r.header("X-Request-ID"))
             #expect(!id.isEmpty)
-            #expect(await waitUntil { t.log.all.count == 1 })
-            let entry = try #require(t.log.all.first)
+            #expect(await waitUntil { t.log.value.count == 1 })
+            let entry = try #require(t.log.value.first)
             #expect(entry.path == "/hello")
             #expect(entry.method == "GET")
             #expect(entry.status == 200)
@@ -222,7 +222,7 @@ extension EndToEnd {
             let c = try RawHTTPClient(port: t.port, host: "::1")
             try await c.request("GET", "/hello")
             #expect(try await c.readResponse().status == 200)
-            #expect(await waitUntil { t.log.all.first?.remoteAddress == "::1" })
+            #expect(await waitUntil { t.log.value.first?.remoteAddress == "::1" })
             await t.stop()
         }
     }

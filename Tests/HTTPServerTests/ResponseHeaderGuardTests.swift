@@ -78,7 +78,7 @@ extension EndToEnd {
                 #expect(response.header("Content-Type") == "application/problem+json", "\(kind)")
                 #expect(!response.text.contains("must not be sent"), "\(kind)")
             }
-            #expect(t.errors.all.filter { $0.contains("holds a control character") }.count == 8, "\(t.errors.all)")
+            #expect(t.errors.value.filter { $0.contains("holds a control character") }.count == 8, "\(t.errors.value)")
             let plain = try RawHTTPClient(port: t.port)
             try await plain.send(Array("GET /unsafe-header/none HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
             #expect(try await plain.readResponse().status == 200)

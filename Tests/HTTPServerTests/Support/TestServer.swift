@@ -4,20 +4,6 @@ import Synchronization
 import Glibc
 
 
-/// Collects access-log entries.
-final class AccessLogRecorder: Sendable {
-    private let entries = Mutex<[AccessLogEntry]>([])
-    var all: [AccessLogEntry] { entries.withLock { $0 } }
-    func record(_ entry: AccessLogEntry) { entries.withLock { $0.append(entry) } }
-}
-
-/// Collects the server's operational messages (`errorLog`).
-final class MessageRecorder: Sendable {
-    private let messages = Mutex<[String]>([])
-    var all: [String] { messages.withLock { $0 } }
-    func record(_ message: String) { messages.withLock { $0.append(message) } }
-}
-
 /// Counts the `/spin` requests whose handler has started.
 final class SpinCounter: Sendable {
     private let count = Atomic<Int>(0)
@@ -30,8 +16,10 @@ struct TestServer {
     let server: HTTPServer
     let port: Int
     let gate: Gate
-    let log: AccessLogRecorder
-    let errors: MessageRecorder
+    /// The access-log entries, in order.
+    let log: Locked<[AccessLogEntry]>
+    /// The server's operational messages (`errorLog`), in order.
+    let errors: Locked<[String]>
     let spins: SpinCounter
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
@@ -106,14 +94,14 @@ struct TestServer {
         configuration.lingerTimeoutSeconds = 0.5
         configure(&configuration)
         let gate = Gate()
-        let log = AccessLogRecorder()
-        let errors = MessageRecorder()
+        let log = Locked<[AccessLogEntry]>([])
+        let errors = Locked<[String]>([])
         let spins = SpinCounter()
         let router = router(gate: gate, spins: spins)
         let server = HTTPServer(configuration: configuration,
                                 responder: { router.respond(to: $0) },
-                                accessLog: { log.record($0) },
-                                errorLog: { errors.record($0) })
+                                accessLog: { log.append($0) },
+                                errorLog: { errors.append($0) })
         let port = try server.start()
         return TestServer(server: server, port: port, gate: gate, log: log, errors: errors, spins: spins)
     }
