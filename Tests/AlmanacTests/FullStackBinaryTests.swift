@@ -99,8 +99,23 @@ enum AlmanacBinary {
     /// `almanac serve` on 127.0.0.1:`port` (nil: a free port) with `environment` added, once
     /// `/healthz` answers 200 (30 s at most; the test fails with the child's stderr otherwise).
     /// The caller kills and cleans up the returned process.
+    /// With no `port` given, a start refused with "already in use" is retried on another free
+    /// port (up to three times): a port checked free can still be taken before the child binds it.
     static func serving(_ environment: [String: String], port: Int? = nil) async throws -> (spawned: Spawned, port: Int) {
-        let port = try port ?? freeLoopbackPort()
+        if let port { return try await serving(environment, on: port) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await serving(environment, on: try freeLoopbackPort())
+            } catch let failure as RawHTTPClient.Failure where attempt < 3 && failure.description.contains("already in use") {
+                continue
+            }
+        }
+    }
+
+    /// `almanac serve` on 127.0.0.1:`port`, once `/healthz` answers 200 (see `serving(_:port:)`).
+    private static func serving(_ environment: [String: String], on port: Int) async throws -> (spawned: Spawned, port: Int) {
         // No index unless the environment asks for one (its exchanges would be called at their real URLs).
         let spawned = try Spawned(["serve"], environment: ["ALMANAC_RATES_INDEX_PROVIDERS": ""].merging(environment) { _, given in given }.merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
