@@ -55,7 +55,6 @@ enum FullStackFixtures {
         "industryIdentifiers":[{"type":"ISBN_10","identifier":"0-306-40615-2"},{"type":"ISBN_13","identifier":"9780306406157"}],
         "categories":["Mathematics"],"language":"en"}}]}
     """
-    static let googleNotFound = #"{"kind":"books#volumes","totalItems":0}"#
 
     static let openLibrary = """
     {"ISBN:9780306406157":{"title":"Fundamentals of statistics","authors":[{"name":"A. Example"}],
@@ -71,7 +70,7 @@ enum FullStackFixtures {
     static func scriptAll(_ stub: StubUpstream) {
         stub.route(coinbasePath, .json(coinbase))
         stub.route(coingeckoPath, .json(coingecko))
-        stub.route(googlePath, .json(googleNotFound))
+        stub.route(googlePath, .json(UpstreamFixtures.googleNotFound))
         stub.route(openLibraryPath, .json(openLibraryNotFound))
         stub.route(googleTarget(isbn13), .json(google))
         stub.route(openLibraryTarget(isbn13), .json(openLibrary))
