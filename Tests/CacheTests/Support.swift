@@ -18,13 +18,6 @@ struct Payload: CacheValue, Equatable {
     static func == (a: Payload, b: Payload) -> Bool { a.text == b.text && a.cost == b.cost }
 }
 
-/// Jitter source tests set explicitly.
-final class FixedUnit: Sendable {
-    private let unit = Mutex(0.0)
-    func set(_ value: Double) { unit.withLock { $0 = value } }
-    var source: @Sendable () -> Double { { self.unit.withLock { $0 } } }
-}
-
 
 struct TestFailure: Error, Equatable {
     var code = 1
@@ -33,13 +26,14 @@ struct TestFailure: Error, Equatable {
 /// A store with a manual clock and fixed jitter (0 → freshness exactly ttl unless changed).
 struct Fixture {
     let clock = ManualCacheClock(start: 1_000)
-    let jitter = FixedUnit()
+    /// The jitter tests set explicitly.
+    let jitter = Locked(0.0)
     let store: CacheStore
 
     init(maxEntries: Int = 1_000, maxBytes: Int = 1 << 30, refreshRetrySeconds: Double = 0) {
         store = CacheStore(
             limits: CacheLimits(maxEntries: maxEntries, maxBytes: maxBytes), clock: clock,
-            randomUnit: jitter.source, refreshRetrySeconds: refreshRetrySeconds)
+            randomUnit: { [jitter] in jitter.value }, refreshRetrySeconds: refreshRetrySeconds)
     }
 
     func namespace(_ name: String = "rates") -> CacheNamespace<String, Payload> {

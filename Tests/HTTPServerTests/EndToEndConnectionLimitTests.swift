@@ -144,7 +144,7 @@ extension EndToEnd {
             #expect(await waitUntil { t.server.reclaimableConnections == 2 })
             let spinner = try t.client()
             try await spinner.request("GET", "/spin/500") // holds the only connection queue
-            #expect(await waitUntil { t.spins.started == 1 })
+            #expect(await waitUntil { t.spins.value == 1 })
             // While the queue is held: the longest-idle client sends a request (its bytes wait
             // in the socket), then a newcomer arrives, so the reclaim is queued behind them.
             try await held[0].request("GET", "/echo/just-in-time")

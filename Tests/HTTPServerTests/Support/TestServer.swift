@@ -4,12 +4,6 @@ import Synchronization
 import Glibc
 
 
-/// Counts the `/spin` requests whose handler has started.
-final class SpinCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    var started: Int { count.load(ordering: .acquiring) }
-    func start() { count.add(1, ordering: .releasing) }
-}
 
 /// A real server on an ephemeral 127.0.0.1 port, answering through the shared `Router`.
 struct TestServer {
@@ -20,16 +14,17 @@ struct TestServer {
     let log: Locked<[AccessLogEntry]>
     /// The server's operational messages (`errorLog`), in order.
     let errors: Locked<[String]>
-    let spins: SpinCounter
+    /// How many `/spin` requests have started their handler.
+    let spins: Locked<Int>
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
 
-    static func router(gate: Gate, spins: SpinCounter = SpinCounter()) -> Router {
+    static func router(gate: Gate, spins: Locked<Int> = Locked(0)) -> Router {
         var router = Router()
         // Holds its connection queue for `ms` (a handler that blocks): whatever else arrives
         // for that queue meanwhile waits, in order, behind it.
         router.get("/spin/{ms}") { _, params in
-            spins.start()
+            spins.increment()
             usleep(UInt32(params["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
             return .ready(HTTPResponse(body: Array("spun".utf8)))
         }
@@ -96,7 +91,7 @@ struct TestServer {
         let gate = Gate()
         let log = Locked<[AccessLogEntry]>([])
         let errors = Locked<[String]>([])
-        let spins = SpinCounter()
+        let spins = Locked(0)
         let router = router(gate: gate, spins: spins)
         let server = HTTPServer(configuration: configuration,
                                 responder: { router.respond(to: $0) },
