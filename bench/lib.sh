@@ -58,9 +58,10 @@ raise_fd_limit() {
   ulimit -n "$want" || log "could not raise fd limit to $want"
 }
 
-# A free TCP port on 127.0.0.1 (the kernel picks; small race accepted).
+# A free TCP port on 127.0.0.1, outside the kernel's ephemeral range so no outgoing connection
+# takes it before the server binds it (scripts/free_port.py says how).
 free_port() {
-  "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+  "$PYTHON" "$(dirname "${BASH_SOURCE[0]}")/../scripts/free_port.py"
 }
 
 # wait_http URL [seconds] — until the URL answers any HTTP status.

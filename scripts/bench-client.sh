@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()' 2>/dev/null || echo 18089)
+port=$(python3 "$(dirname "${BASH_SOURCE[0]}")/free_port.py" 2>/dev/null || echo 18089)
 mkdir -p "$tmp/www" "$tmp/logs"
 printf '{"data":{"currency":"BTC","rates":{"USD":"91234.56","EUR":"84120.10","GBP":"72011.93"}}}\n' > "$tmp/www/rates.json"
 cat > "$tmp/nginx.conf" <<CONF

@@ -18,8 +18,9 @@ RUNS=${RUNS:-3}
 IDLE=${IDLE:-5000}
 PROBES=${PROBES:-20}
 NGINX_WORKERS=${NGINX_WORKERS:-2}
-# Free loopback ports chosen by the kernel (fixed ones collide with whatever else runs here).
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
+# Free loopback ports outside the kernel's ephemeral range (fixed ones collide with whatever else
+# runs here; scripts/free_port.py says how they are chosen).
+free_port() { python3 "$(dirname "${BASH_SOURCE[0]}")/free_port.py"; }
 ALMANAC_PORT=${ALMANAC_PORT:-$(free_port)}
 NGINX_PORT=${NGINX_PORT:-$(free_port)}
 

@@ -27,7 +27,6 @@ Exit status 0 when every check passes; each failure is printed.
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -35,6 +34,8 @@ import urllib.error
 import urllib.request
 
 import yaml
+
+from free_port import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPLOY = os.path.join(ROOT, "deploy")
@@ -72,12 +73,6 @@ def get(url, headers=None):
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
     except OSError:
         return 0, {}, b""
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def default_signals():

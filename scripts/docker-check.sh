@@ -173,9 +173,8 @@ home="$(awk -F: -v u="$user" '$1 == u || $3 == u {print $6; exit}' "$MERGED/etc/
 [ -n "$uid" ] && [ -n "$gid" ] || fail "user $IMAGE_USER not in the image's /etc/passwd and /etc/group"
 note "image user $IMAGE_USER = $uid:$gid"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT="$(free_port)"
-TLS_PORT="$(free_port)"
+# Two distinct ports outside the kernel's ephemeral range (scripts/free_port.py).
+{ read -r PORT; read -r TLS_PORT; } < <(python3 "$ROOT/scripts/free_port.py" 2)
 
 # A CA of our own and a certificate for 127.0.0.1 signed by it; the TLS stub answers the rates
 # upstream's path with a Coinbase-format body.

@@ -24,12 +24,13 @@ Everything else must match exactly. Exit 0 when every command matched; the last 
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+from free_port import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MASKS = [
@@ -86,12 +87,6 @@ def matches(expected, actual):
     pattern = "".join(".*?" if part == "…" else re.escape(part)
                       for part in re.split("(…)", mask(expected)))
     return re.fullmatch(pattern, mask(actual), re.S) is not None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run_tour(document, heading, record):

@@ -52,7 +52,7 @@ public enum BookSearchStub {
         guard let q = p["q"], !q.isEmpty else {
             return googleError(400, "Missing query.", reason: "queryRequired", status: "INVALID_ARGUMENT")
         }
-        if q.hasPrefix("isbn:"), !q.contains(" ") { return .json(#"{"kind":"books#volumes","totalItems":0}"#) }
+        if q.hasPrefix("isbn:"), !q.contains(" ") { return .json(UpstreamFixtures.googleNotFound) }
         let start = Int(p["startIndex"] ?? "0") ?? 0
         let max = Int(p["maxResults"] ?? "10") ?? 10
         guard max >= 1, max <= 40 else {

@@ -27,7 +27,7 @@ public final class RedisSentinelProcess: Sendable {
         }
         var lastError: Error = RedisServerProcess.Failure(description: "no attempt")
         for _ in 0..<5 {
-            let port = unusedLoopbackPort()
+            let port = try freeLoopbackPort()
             let directory = NSTemporaryDirectory() + "almanac-sentinel-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let configuration = """

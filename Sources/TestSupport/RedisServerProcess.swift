@@ -38,7 +38,7 @@ public final class RedisServerProcess: @unchecked Sendable {
         }
         var lastError: Error = Failure(description: "no attempt")
         for _ in 0..<5 {
-            let server = RedisServerProcess(port: unusedLoopbackPort(), executable: executable, extraArguments: arguments, tls: tls)
+            let server = RedisServerProcess(port: try freeLoopbackPort(), executable: executable, extraArguments: arguments, tls: tls)
             do {
                 try await server.launch()
                 return server
@@ -145,21 +145,4 @@ public final class RedisServerProcess: @unchecked Sendable {
     private static func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
         try ChildProcess.spawn(path, arguments)
     }
-}
-
-/// A 127.0.0.1 TCP port that was free a moment ago (bound to port 0, then released).
-public func unusedLoopbackPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return 0 }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let rc = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-        }
-    }
-    return rc == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0
 }

@@ -25,7 +25,6 @@ enum BooksFixtures {
         "imageLinks":{"smallThumbnail":"http://books.google.com/books/content?id=5wBQEp6ruIAC&printsec=frontcover&img=1&zoom=5&source=gbs_api",
                       "thumbnail":"http://books.google.com/books/content?id=5wBQEp6ruIAC&printsec=frontcover&img=1&zoom=1&source=gbs_api"}}}]}
     """
-    static let googleNotFound = #"{"kind":"books#volumes","totalItems":0}"#
     static let openLibrary = """
     {"ISBN:9780201616224":{"title":"The pragmatic programmer","authors":[{"name":"Andrew Hunt"},{"name":"David Thomas"}],
       "number_of_pages":321,"publishers":[{"name":"Addison-Wesley"}],"publish_date":"2000",
@@ -45,7 +44,7 @@ struct BooksHarness {
 
     init(configuration: BooksConfiguration = BooksConfiguration(),
          links: PublicLinks = PublicLinks(),
-         google: @escaping Script = { _ in StubHTTPClient.json(BooksFixtures.googleNotFound) },
+         google: @escaping Script = { _ in StubHTTPClient.json(UpstreamFixtures.googleNotFound) },
          openLibrary: @escaping Script = { _ in StubHTTPClient.json("{}") },
          covers: @escaping Script = { _ in
              UpstreamResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: BooksFixtures.jpeg)
@@ -218,7 +217,7 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
     @Test func hundredConcurrentRequestsMakeOneRequestPerProvider() async throws {
         let gate = Gate()
         let harness = BooksHarness(
-            google: { _ in await gate.wait(); return StubHTTPClient.json(BooksFixtures.googleNotFound) },
+            google: { _ in await gate.wait(); return StubHTTPClient.json(UpstreamFixtures.googleNotFound) },
             openLibrary: { _ in await gate.wait(); return StubHTTPClient.json(BooksFixtures.openLibrary) })
         await withTaskGroup(of: HTTPStatus.self) { group in
             for i in 0..<100 {

@@ -117,14 +117,14 @@ final class Cluster: Sendable {
     func stderr(_ replica: Int) -> String { replicas.withLock { $0[replica].spawned.stderr } }
 
     /// One request to `replica` on a fresh connection.
-    func get(_ replica: Int, _ target: String, method: String = "GET", headers: [String] = []) async throws -> WireResponse {
-        let client = try WireClient(port: port(replica), timeout: 15)
+    func get(_ replica: Int, _ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
+        let client = try RawHTTPClient(port: port(replica), timeout: 15)
         try await client.request(method, target, extra: headers)
         return try await client.readResponse(head: method == "HEAD")
     }
 
     /// An admin call (bearer token) to `replica`.
-    func admin(_ replica: Int, _ method: String, _ target: String) async throws -> WireResponse {
+    func admin(_ replica: Int, _ method: String, _ target: String) async throws -> RawHTTPResponse {
         try await get(replica, target, method: method, headers: ["Authorization: Bearer \(Cluster.adminToken)"])
     }
 

@@ -38,7 +38,7 @@ struct ClusterTests {
                          ("/v1/books/\(F.isbn13)", "books", bookGate, [F.googlePath, F.openLibraryPath])]
             for (target, namespace, gate, upstreamPaths) in cases {
                 let perReplica = 4
-                let answers = try await withThrowingTaskGroup(of: WireResponse.self) { group in
+                let answers = try await withThrowingTaskGroup(of: RawHTTPResponse.self) { group in
                     for index in 0..<(perReplica * cluster.size) {
                         group.addTask { try await cluster.get(index % cluster.size, target) }
                     }
@@ -55,7 +55,7 @@ struct ClusterTests {
                     #expect(allWaiting, "\(target): one upstream request held, a load on every replica")
                     #expect(gate.waiting == 1, "\(target): \(gate.waiting) upstream requests at once")
                     gate.open()
-                    var answers: [WireResponse] = []
+                    var answers: [RawHTTPResponse] = []
                     for try await answer in group { answers.append(answer) }
                     return answers
                 }

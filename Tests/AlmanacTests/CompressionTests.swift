@@ -141,7 +141,7 @@ extension FullStackTests.Binary {
             spawned.kill()
             spawned.removeFiles()
         }
-        let client = try WireClient(port: port, timeout: 15)
+        let client = try RawHTTPClient(port: port, timeout: 15)
         try await client.request("GET", "/v1/rates", extra: ["Accept-Encoding: gzip"])
         let zipped = try await client.readResponse()
         try await client.request("GET", "/v1/rates")

@@ -87,7 +87,7 @@ enum AlmanacBinary {
     /// and returns false when it never does.
     static func waitUntilServing(_ spawned: Spawned, port: Int) async -> Bool {
         let up = await waitUntil(timeout: 30) {
-            guard let client = try? WireClient(port: port, timeout: 5) else { return false }
+            guard let client = try? RawHTTPClient(port: port, timeout: 5) else { return false }
             guard (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
             return r.status == 200
@@ -99,8 +99,23 @@ enum AlmanacBinary {
     /// `almanac serve` on 127.0.0.1:`port` (nil: a free port) with `environment` added, once
     /// `/healthz` answers 200 (30 s at most; the test fails with the child's stderr otherwise).
     /// The caller kills and cleans up the returned process.
+    /// With no `port` given, a start refused with "already in use" is retried on another free
+    /// port (up to three times): a port checked free can still be taken before the child binds it.
     static func serving(_ environment: [String: String], port: Int? = nil) async throws -> (spawned: Spawned, port: Int) {
-        let port = try port ?? freeLoopbackPort()
+        if let port { return try await serving(environment, on: port) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await serving(environment, on: try freeLoopbackPort())
+            } catch let failure as RawHTTPClient.Failure where attempt < 3 && failure.description.contains("already in use") {
+                continue
+            }
+        }
+    }
+
+    /// `almanac serve` on 127.0.0.1:`port`, once `/healthz` answers 200 (see `serving(_:port:)`).
+    private static func serving(_ environment: [String: String], on port: Int) async throws -> (spawned: Spawned, port: Int) {
         // No index unless the environment asks for one (its exchanges would be called at their real URLs).
         let spawned = try Spawned(["serve"], environment: ["ALMANAC_RATES_INDEX_PROVIDERS": ""].merging(environment) { _, given in given }.merging([
             "ALMANAC_SERVER_HOST": "127.0.0.1", "ALMANAC_SERVER_PORT": String(port),
@@ -109,7 +124,7 @@ enum AlmanacBinary {
         // Waits for a 200, or for the process to exit (a configuration error: no point waiting).
         _ = await waitUntil(timeout: 30) {
             guard spawned.isRunning else { return true }
-            guard let client = try? WireClient(port: port, timeout: 5),
+            guard let client = try? RawHTTPClient(port: port, timeout: 5),
                   (try? await client.request("GET", "/healthz")) != nil,
                   let r = try? await client.readResponse() else { return false }
             up = r.status == 200
@@ -119,7 +134,7 @@ enum AlmanacBinary {
             let stderr = spawned.stderr
             spawned.kill()
             spawned.removeFiles()
-            throw WireClient.Failure(description: "almanac serve did not come up: \(stderr)")
+            throw RawHTTPClient.Failure(description: "almanac serve did not come up: \(stderr)")
         }
         return (spawned, port)
     }
@@ -202,10 +217,10 @@ extension FullStackTests {
             guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
 
             // A slow request in flight (held at the upstream) and an idle keep-alive connection.
-            let inFlight = try WireClient(port: port, timeout: 30)
+            let inFlight = try RawHTTPClient(port: port, timeout: 30)
             try await inFlight.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: in-flight"])
             #expect(await waitUntil { gate.waiting == 1 }, "the request reaching the upstream")
-            let idle = try WireClient(port: port, timeout: 30)
+            let idle = try RawHTTPClient(port: port, timeout: 30)
             try await idle.request("GET", "/healthz")
             #expect(try await idle.readResponse().status == 200)
 
@@ -216,7 +231,7 @@ extension FullStackTests {
             var drainEvidence = ""
             let waited = await waitUntil {
                 do {
-                    let client = try WireClient(port: port, timeout: 5)
+                    let client = try RawHTTPClient(port: port, timeout: 5)
                     try await client.request("GET", "/readyz")
                     let r = try await client.readResponse()
                     if r.status == 503 { drainEvidence = "readyz 503" }
@@ -266,14 +281,14 @@ extension FullStackTests {
                 spawned.kill()
                 spawned.removeFiles()
             }
-            func get(_ target: String) async throws -> WireResponse {
-                let client = try WireClient(port: port, timeout: 5)
+            func get(_ target: String) async throws -> RawHTTPResponse {
+                let client = try RawHTTPClient(port: port, timeout: 5)
                 try await client.request("GET", target)
                 return try await client.readResponse()
             }
             guard await AlmanacBinary.waitUntilServing(spawned, port: port) else { return }
             // An idle keep-alive connection opened before the signal.
-            let idle = try WireClient(port: port, timeout: 30)
+            let idle = try RawHTTPClient(port: port, timeout: 30)
             try await idle.request("GET", "/healthz")
             #expect(try await idle.readResponse().status == 200)
 

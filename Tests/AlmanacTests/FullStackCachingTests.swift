@@ -7,7 +7,7 @@ import Testing
 @testable import Almanac
 
 /// `max-age` in `Cache-Control: public, max-age=N`, or nil for any other value.
-func maxAge(_ r: WireResponse) -> Int? {
+func maxAge(_ r: RawHTTPResponse) -> Int? {
     guard let value = r.header("Cache-Control"), value.hasPrefix("public, max-age=") else { return nil }
     return Int(value.dropFirst("public, max-age=".count))
 }
@@ -73,7 +73,7 @@ extension FullStackTests {
                 }
             }) { s in
                 let clients = 200
-                try await withThrowingTaskGroup(of: WireResponse.self) { group in
+                try await withThrowingTaskGroup(of: RawHTTPResponse.self) { group in
                     for _ in 0..<clients {
                         group.addTask {
                             let client = try s.connect(timeout: 30)
@@ -114,9 +114,9 @@ extension FullStackTests {
                 c.rates.staleSeconds = 30
             }, script: { stub in
                 FullStackFixtures.scriptAll(stub)
-                let calls = Counter()
+                let calls = Locked(0)
                 stub.route(F.coinbasePath) { _ in
-                    guard calls.next() > 1 else { return .json(F.coinbase) }
+                    guard calls.increment() > 1 else { return .json(F.coinbase) }
                     refreshGate.wait()
                     return .json(F.coinbaseRefreshed)
                 }
@@ -125,7 +125,7 @@ extension FullStackTests {
                 #expect(first.header("X-Cache") == "MISS")
                 #expect(first.json?["rate"] == .number("91234.56"))
 
-                var stale: WireResponse?
+                var stale: RawHTTPResponse?
                 #expect(await waitUntil {
                     guard let r = try? await s.get("/v1/rates/USD") else { return false }
                     if r.header("X-Cache") == "STALE" { stale = r }
@@ -150,7 +150,7 @@ extension FullStackTests {
                 #expect(s.count(F.coinbasePath) == 2)
 
                 refreshGate.open()
-                var refreshed: WireResponse?
+                var refreshed: RawHTTPResponse?
                 #expect(await waitUntil {
                     guard let r = try? await s.get("/v1/rates/USD") else { return false }
                     if r.json?["rate"] == .number("95000") { refreshed = r }
@@ -212,7 +212,7 @@ extension FullStackTests {
                 let first = try await s.get("/v1/rates")
                 #expect(first.status == 200)
                 s.stub.setFault(.status(503))
-                var failure: WireResponse?
+                var failure: RawHTTPResponse?
                 let waited = await waitUntil {
                     guard let r = try? await s.get("/v1/rates") else { return false }
                     #expect(r.status == 200 || r.status == 502, "\(r.status): \(r.text)")
@@ -264,10 +264,3 @@ func expectOneLeaderTheRestCollapsed(_ cacheStatuses: [String?], sourceLocation:
     #expect(counts == expected, sourceLocation: sourceLocation)
 }
 
-/// A thread-safe call counter for stub handlers.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-    /// Increments and returns the new count (1 for the first call).
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
-    var current: Int { value.withLock { $0 } }
-}

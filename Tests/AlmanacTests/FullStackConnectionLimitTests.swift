@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Almanac
 
 extension FullStackTests {
@@ -7,7 +8,7 @@ extension FullStackTests {
     @Suite struct ConnectionLimit {
         @Test func idleConnectionsMakeRoomAndAreCountedAndLogged() async throws {
             try await FullStack.run(configure: { $0.server.http.maxConnections = 5 }) { s in
-                var held: [WireClient] = []
+                var held: [RawHTTPClient] = []
                 for _ in 0..<5 {
                     let c = try s.connect()
                     try await c.request("GET", "/healthz")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPClientTestSupport
 import Rates
 import Testing
+import TestSupport
 @testable import Almanac
 
 /// The history endpoints over real sockets against the loopback history stubs (exact upstream
@@ -156,9 +157,9 @@ extension FullStackTests {
         /// bitstamp answers properly the days are served, never `{"bpi":{}}`.
         @Test func anEmptyOrMisplacedAnswerIsAFailureAndNotStored() async throws {
             try await FullStack.run { s in
-                let calls = Counter()
+                let calls = Locked(0)
                 s.stub.route("/api/v2/ohlc/btcusd/", handler: { request in
-                    switch calls.next() {
+                    switch calls.increment() {
                     case 1: return .json(#"{"data":{"pair":"BTC/USD","ohlc":[]}}"#)
                     case 2: return .json(#"{"data":{"pair":"BTC/USD","ohlc":[{"timestamp":"1577836800","close":"7200.17"}]}}"#)
                     default: return HistoryStub.bitstamp(request)
@@ -176,7 +177,7 @@ extension FullStackTests {
                 let ok = try await s.get(target)
                 #expect(ok.status == 200)
                 #expect(FullStack.keys(ok.json?["bpi"]) == ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"])
-                #expect(calls.current == 3)
+                #expect(calls.value == 3)
             }
         }
 

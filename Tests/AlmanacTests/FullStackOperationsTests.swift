@@ -136,9 +136,9 @@ extension FullStackTests {
                 let client = try s.connect()
                 // The first needs the upstream (pending), the others are answered at once:
                 // the order on the wire is still the order of the requests.
-                let batch = WireClient.requestText("GET", "/v1/rates/EUR", extra: ["X-Request-ID: pipe-1"])
-                    + WireClient.requestText("GET", "/healthz", extra: ["X-Request-ID: pipe-2"])
-                    + WireClient.requestText("GET", "/v1/books/bad", extra: ["X-Request-ID: pipe-3"])
+                let batch = RawHTTPClient.requestText("GET", "/v1/rates/EUR", extra: ["X-Request-ID: pipe-1"])
+                    + RawHTTPClient.requestText("GET", "/healthz", extra: ["X-Request-ID: pipe-2"])
+                    + RawHTTPClient.requestText("GET", "/v1/books/bad", extra: ["X-Request-ID: pipe-3"])
                 try await client.send(batch)
                 let first = try await client.readResponse()
                 let second = try await client.readResponse()
@@ -224,8 +224,8 @@ extension FullStackTests.Server {
             s.stub.stop()
         }
         let client = try s.connect()
-        try await client.send(WireClient.requestText("GET", "/v1/rates/USD", extra: ["X-Request-ID: held"])
-            + WireClient.requestText("GET", "/readyz", extra: ["X-Request-ID: behind"]))
+        try await client.send(RawHTTPClient.requestText("GET", "/v1/rates/USD", extra: ["X-Request-ID: held"])
+            + RawHTTPClient.requestText("GET", "/readyz", extra: ["X-Request-ID: behind"]))
         #expect(await waitUntil { gate.waiting == 1 }, "the request reaching the upstream")
         let shutdown = Task { await s.app.shutdown() }
         #expect(await waitUntil { (try? s.connect()) == nil }, "new connections refused while draining")

@@ -57,7 +57,7 @@ extension FullStackTests.Binary {
             spawned.kill()
             spawned.removeFiles()
         }
-        let client = try WireClient(port: port, timeout: 15)
+        let client = try RawHTTPClient(port: port, timeout: 15)
 
         try await client.request("OPTIONS", "/v1/bpi/currentprice.json", extra: [
             "Origin: https://widget.example", "Access-Control-Request-Method: GET",

@@ -42,7 +42,7 @@ extension FullStackTests.Binary {
             return metricValue(metrics, "almanac_cache_l2_rejected_total", ["namespace": namespace, "reason": reason])
         }
 
-        static func maxAge(_ response: WireResponse) -> Int? {
+        static func maxAge(_ response: RawHTTPResponse) -> Int? {
             response.header("Cache-Control").flatMap { Int($0.dropFirst("public, max-age=".count)) }
         }
 

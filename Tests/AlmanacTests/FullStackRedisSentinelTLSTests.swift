@@ -23,9 +23,9 @@ extension FullStackTests.Binary {
         /// What a sentinel needs to monitor TLS-only servers: `tls-replication yes` makes its
         /// links TLS, with the CA and a certificate of its own; a `tls-port` of its own is where
         /// the other sentinels reach it (its plain `port` stays almanac's); the primary's password.
-        static func sentinelConfiguration(_ pki: TestCertificates) -> [String] {
+        static func sentinelConfiguration(_ pki: TestCertificates) throws -> [String] {
             [
-                "tls-port \(unusedLoopbackPort())",
+                "tls-port \(try freeLoopbackPort())",
                 "tls-replication yes",
                 "tls-cert-file \(pki.serverCertFile)",
                 "tls-key-file \(pki.serverKeyFile)",
@@ -53,7 +53,7 @@ extension FullStackTests.Binary {
                     for _ in 0..<3 {
                         let sentinel = try await RedisSentinelProcess.start(
                             masterName: Self.masterName, primaryPort: primary.port,
-                            configuration: Self.sentinelConfiguration(pki))
+                            configuration: try Self.sentinelConfiguration(pki))
                         sentinels.withLock { $0.append(sentinel) }
                     }
                     let asking = RedisSentinel.clients(of: sentinels.withLock { $0 })

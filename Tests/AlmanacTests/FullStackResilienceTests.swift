@@ -105,7 +105,7 @@ extension FullStackTests {
             }) { s in
                 let forms = [F.isbn10, F.isbn13, "978-0-306-40615-7", "0-306-40615-2"]
                 let clients = 40
-                try await withThrowingTaskGroup(of: WireResponse.self) { group in
+                try await withThrowingTaskGroup(of: RawHTTPResponse.self) { group in
                     for i in 0..<clients {
                         group.addTask {
                             let client = try s.connect(timeout: 30)

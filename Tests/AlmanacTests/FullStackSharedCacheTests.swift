@@ -8,8 +8,8 @@ extension FullStackTests.Binary {
     /// The shared cache (L2) between real almanac processes and a real redis-server.
     @Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
     struct SharedCache {
-        static func get(_ port: Int, _ path: String, _ headers: [String] = []) async throws -> WireResponse {
-            let client = try WireClient(port: port, timeout: 15)
+        static func get(_ port: Int, _ path: String, _ headers: [String] = []) async throws -> RawHTTPResponse {
+            let client = try RawHTTPClient(port: port, timeout: 15)
             try await client.request("GET", path, extra: headers)
             return try await client.readResponse()
         }

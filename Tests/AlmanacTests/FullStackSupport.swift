@@ -55,7 +55,6 @@ enum FullStackFixtures {
         "industryIdentifiers":[{"type":"ISBN_10","identifier":"0-306-40615-2"},{"type":"ISBN_13","identifier":"9780306406157"}],
         "categories":["Mathematics"],"language":"en"}}]}
     """
-    static let googleNotFound = #"{"kind":"books#volumes","totalItems":0}"#
 
     static let openLibrary = """
     {"ISBN:9780306406157":{"title":"Fundamentals of statistics","authors":[{"name":"A. Example"}],
@@ -71,7 +70,7 @@ enum FullStackFixtures {
     static func scriptAll(_ stub: StubUpstream) {
         stub.route(coinbasePath, .json(coinbase))
         stub.route(coingeckoPath, .json(coingecko))
-        stub.route(googlePath, .json(googleNotFound))
+        stub.route(googlePath, .json(UpstreamFixtures.googleNotFound))
         stub.route(openLibraryPath, .json(openLibraryNotFound))
         stub.route(googleTarget(isbn13), .json(google))
         stub.route(openLibraryTarget(isbn13), .json(openLibrary))
@@ -145,10 +144,10 @@ final class FullStack: Sendable {
     }
 
     /// A new connection for this app.
-    func connect(timeout: Double = 15) throws -> WireClient { try WireClient(port: port, timeout: timeout) }
+    func connect(timeout: Double = 15) throws -> RawHTTPClient { try RawHTTPClient(port: port, timeout: timeout) }
 
     /// One request on a fresh connection (closed afterwards).
-    func get(_ target: String, method: String = "GET", headers: [String] = []) async throws -> WireResponse {
+    func get(_ target: String, method: String = "GET", headers: [String] = []) async throws -> RawHTTPResponse {
         let client = try connect()
         try await client.request(method, target, extra: headers)
         return try await client.readResponse(head: method == "HEAD")
@@ -163,7 +162,8 @@ final class FullStack: Sendable {
 
 // MARK: - A raw HTTP/1.1 client (shared, in `TestSupport`)
 
-typealias WireClient = RawHTTPClient
+/// Only for `FullStackBookSearchTests` until it names `RawHTTPResponse` itself; new code uses
+/// `RawHTTPClient` and `RawHTTPResponse` directly.
 typealias WireResponse = RawHTTPResponse
 typealias Deadline = TestDeadline
 
@@ -206,7 +206,7 @@ final class ThreadGate: Sendable {
 
 // MARK: - Problem and metrics helpers
 
-extension WireResponse {
+extension RawHTTPResponse {
     /// Checks the RFC 9457 shape every error has (docs/problems.md) and returns its detail.
     @discardableResult
     func expectProblem(_ status: Int, sourceLocation: SourceLocation = #_sourceLocation) -> String {
@@ -229,26 +229,6 @@ func metricValue(_ text: String, _ name: String, _ labels: [String: String] = [:
         return value
     }
     return nil
-}
-
-/// A port that was free a moment ago (bind 0, read it, close): for the spawned binary.
-func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw WireClient.Failure(description: "socket: errno \(errno)") }
-    defer { Glibc.close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let rc = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa -> Int32 in
-            guard bind(fd, sa, length) == 0 else { return -1 }
-            return getsockname(fd, sa, &length)
-        }
-    }
-    guard rc == 0 else { throw WireClient.Failure(description: "bind: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 extension FullStack {

@@ -42,7 +42,7 @@ extension FullStackTests.Binary {
             stub.setFault(.status(503), for: FullStackFixtures.googlePath) // fails, open-library answers
             let (spawned, port) = try await Self.serving(stub)
             defer { spawned.removeFiles() }
-            let client = try WireClient(port: port, timeout: 15)
+            let client = try RawHTTPClient(port: port, timeout: 15)
 
             try await client.request("GET", "/v1/books/\(FullStackFixtures.isbn13)", extra: [
                 "X-Request-ID: traced",
@@ -85,7 +85,7 @@ extension FullStackTests.Binary {
                        .json(#"{"data":{"currency":"BTC","rates":{"USD":"91234.56","EUR":"-5"}}}"#))
             let (spawned, port) = try await Self.serving(stub)
             defer { spawned.removeFiles() }
-            let client = try WireClient(port: port, timeout: 15)
+            let client = try RawHTTPClient(port: port, timeout: 15)
 
             // The first request loads the table; the second is answered from it.
             try await client.request("GET", "/v1/rates/USD", extra: ["X-Request-ID: load"])
@@ -115,7 +115,7 @@ extension FullStackTests.Binary {
             FullStackFixtures.scriptAll(stub)
             let (spawned, port) = try await Self.serving(stub)
             defer { spawned.removeFiles() }
-            let client = try WireClient(port: port, timeout: 15)
+            let client = try RawHTTPClient(port: port, timeout: 15)
 
             // Upper-case hex is not a traceparent: the request is answered and starts a new trace;
             // the tracestate that came with it is dropped.

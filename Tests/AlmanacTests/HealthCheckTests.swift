@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Almanac
 #if canImport(Glibc)
 import Glibc
@@ -84,10 +85,10 @@ private final class OneShotServer: Sendable {
                         == .badResponse("connection closed without a status line"))
         }
 
-        // A port that was bound and released: nothing listens there.
-        let refusedPort = try OneShotServer(response: nil).port
+        // A port nothing listens on (TestSupport's port source: no other test is given it).
+        let refused = try refusedPort()
         let captured = CapturedOutput()
-        let code = AlmanacCLI.run(arguments: ["healthcheck", "--url", "http://127.0.0.1:\(refusedPort)/healthz"],
+        let code = AlmanacCLI.run(arguments: ["healthcheck", "--url", "http://127.0.0.1:\(refused)/healthz"],
                                   environment: [:], output: captured.output, fileReader: files([:]))
         #expect(code == 1)
         #expect(captured.err.contains("cannot connect"))

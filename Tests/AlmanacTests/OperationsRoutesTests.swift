@@ -2,6 +2,7 @@ import Cache
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 @testable import Almanac
 
 @Suite struct OperationsRoutesTests {
@@ -16,7 +17,7 @@ import Testing
     private func bearer(_ value: String) -> HTTPHeaders { ["Authorization": value] }
 
     @Test func healthAndReadiness() async {
-        let box = DrainFlag()
+        let box = Locked(false) // flipped to simulate shutdown
         let r = router(draining: { box.value })
         let health = await respond(r, "GET", "/healthz")
         #expect(health.status == .ok && health.text == #"{"status":"ok"}"#)
@@ -25,7 +26,7 @@ import Testing
         let ready = await respond(r, "GET", "/readyz")
         #expect(ready.status == .ok && ready.text == #"{"status":"ready"}"#)
 
-        box.value = true
+        box.set(true)
         let notReady = await respond(r, "GET", "/readyz")
         #expect(notReady.status == .serviceUnavailable)
         #expect(notReady.headers["Content-Type"] == "application/problem+json")
@@ -115,14 +116,5 @@ import Testing
         let response = await respond(router(), "GET", "/nope")
         #expect(response.status == .notFound)
         #expect(response.jsonObject?["type"] as? String == ProblemTypes.almanac.type(of: "not-found"))
-    }
-}
-
-/// A flag a test flips to simulate shutdown.
-final class DrainFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var value: Bool {
-        get { flag.load(ordering: .relaxed) }
-        set { flag.store(newValue, ordering: .relaxed) }
     }
 }

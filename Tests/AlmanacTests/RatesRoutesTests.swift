@@ -28,16 +28,12 @@ final class RatesHarness: Sendable {
     let client: StubHTTPClient
     let service: RatesService
     let router: Router
-    private let answers = Answers()
-    private let gate = Gate()
-
     /// Scripted answers by provider name.
-    final class Answers: Sendable {
-        let byProvider = Mutex<[String: Answer]>([
-            "coinbase": .body(RatesHarness.coinbaseBody),
-            "coingecko": .body(RatesHarness.coingeckoBody),
-        ])
-    }
+    private let answers = Locked<[String: Answer]>([
+        "coinbase": .body(RatesHarness.coinbaseBody),
+        "coingecko": .body(RatesHarness.coingeckoBody),
+    ])
+    private let gate = Gate()
 
     init(providers: [String] = ["coinbase", "coingecko"], ttl: Double = 60, stale: Double = 600, gated: Bool = false) {
         let answers = self.answers
@@ -45,7 +41,7 @@ final class RatesHarness: Sendable {
         if !gated { gate.open() }
         client = StubHTTPClient { request in
             await gate.wait()
-            switch answers.byProvider.withLock({ $0[request.provider] }) {
+            switch answers.withLock({ $0[request.provider] }) {
             case let .body(text, status)?: return StubHTTPClient.json(text, status: status)
             case let .fail(kind)?: throw UpstreamError(kind, provider: request.provider, detail: "scripted \(kind.rawValue)")
             case nil: throw UpstreamError(.other, provider: request.provider, detail: "no script")
@@ -66,7 +62,7 @@ final class RatesHarness: Sendable {
     }
 
     func script(_ provider: String, _ answer: Answer) {
-        answers.byProvider.withLock { $0[provider] = answer }
+        answers.withLock { $0[provider] = answer }
     }
 
     func openGate() { gate.open() }

@@ -71,11 +71,11 @@ import TestSupport
     }
 
     @Test func readinessSaysWhetherRedisAnswersOnlyWhenConfigured() async {
-        let up = UpFlag()
+        let up = Locked(false)
         let router = AlmanacApp.makeRouter(operations: .init(isDraining: { false }, metrics: MetricsRegistry(), adminToken: nil,
                                                              cache: FakeCache(), sharedCacheUp: { up.value }))
         #expect(await respond(router, "GET", "/readyz").text == #"{"status":"ready","l2":"down"}"#)
-        up.value = true
+        up.set(true)
         let ready = await respond(router, "GET", "/readyz")
         #expect(ready.status == .ok && ready.text == #"{"status":"ready","l2":"up"}"#)
     }
@@ -151,14 +151,6 @@ import TestSupport
         let alone = await respond(router, "DELETE", "/admin/cache", headers: auth)
         #expect(alone.status == .ok)
         #expect(alone.text == #"{"purged":["rates","history","books","covers","book-search","volumes"],"l2":"unavailable"}"#)
-    }
-}
-
-private final class UpFlag: Sendable {
-    private let state = Mutex(false)
-    var value: Bool {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let load = loader("cold", gate: gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
         #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
@@ -38,7 +38,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let load = loader("cold", gate: gate, calls: calls)
         let callers = 500
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
@@ -63,7 +63,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let load = loader("shared", gate: gate, calls: calls)
         let leader = Task { try await ns.value(for: "k", load: load) }
         #expect(await waitUntil { gate.arrived == 1 }, "the leader's load started")
@@ -89,12 +89,12 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let abandoned = Task { try await ns.value(for: "k", load: loader("never", gate: gate, calls: Counter())) }
+        let abandoned = Task { try await ns.value(for: "k", load: loader("never", gate: gate, calls: Locked(0))) }
         #expect(await waitUntil { gate.arrived == 1 }, "the first load started")
         abandoned.cancel()
         await #expect(throws: CancellationError.self) { try await abandoned.value }
 
-        let next = try await ns.value(for: "k", load: loader("again", calls: Counter()))
+        let next = try await ns.value(for: "k", load: loader("again", calls: Locked(0)))
         #expect(next.outcome == .miss)
         #expect(!next.collapsed)
         #expect(next.value.text == "again")
@@ -110,7 +110,7 @@ import Testing
         let ns = f.namespace()
         try await fill(ns, "k", text: "old", ttl: 10, stale: 5)
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
 
         f.at(12)
         let stale = try await ns.value(for: "k", load: loader("refreshed", gate: gate, calls: calls))

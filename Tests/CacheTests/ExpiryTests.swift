@@ -1,11 +1,12 @@
 import Testing
+import TestSupport
 @testable import Cache
 
 @Suite struct ExpiryTests {
     @Test func missThenHitThenExpiry() async throws {
         let f = Fixture()
         let ns = f.namespace()
-        let calls = Counter()
+        let calls = Locked(0)
         let first = try await ns.value(for: "BTC", load: loader("one", ttl: 10, calls: calls))
         #expect(first.outcome == .miss)
         #expect(first.ageSeconds == 0)
@@ -79,7 +80,7 @@ import Testing
         f.at(3_600)
         #expect(ns.fresh("missing") == nil)
         #expect(ns.fresh("found")?.value.text == "book")
-        let calls = Counter()
+        let calls = Locked(0)
         let again = try await ns.value(for: "missing", load: loader("not-found", ttl: 3_600, calls: calls))
         #expect(again.outcome == .miss)
         #expect(calls.value == 1)
@@ -88,12 +89,12 @@ import Testing
     @Test func validatorComputedOnceAtStoreTime() async throws {
         let f = Fixture()
         let ns = f.namespace()
-        let validatorCalls = Counter()
+        let validatorCalls = Locked(0)
         _ = try await ns.value(for: "k") {
             CacheLoad(value: Payload(text: "x", validatorCalls: validatorCalls), ttlSeconds: 10, staleSeconds: 0)
         }
         for _ in 0..<5 {
-            let hit = try await ns.value(for: "k", load: loader("y", calls: Counter()))
+            let hit = try await ns.value(for: "k", load: loader("y", calls: Locked(0)))
             #expect(hit.validator == "v-x")
             #expect(ns.fresh("k")?.validator == "v-x")
         }

@@ -10,7 +10,7 @@ import Testing
     @Test func sharedHitFillsL1WithStoredTimesAndValidator() async throws {
         let cluster = Cluster()
         let a = cluster.replica(jitter: 0.5), b = cluster.replica(jitter: 1)
-        let loads = Counter()
+        let loads = Locked(0)
         let first = try await a.notes().value(for: "k", load: noteLoader("v1", ttl: 10, stale: 5, calls: loads))
         #expect(first.outcome == .miss)
         #expect(first.source == .memory)
@@ -47,7 +47,7 @@ import Testing
     @Test func aValueStoredBetweenTheReadAndTheLockIsAdopted() async throws {
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter()
+        let loads = Locked(0)
         cluster.backend.beforeNextLock {
             _ = try? await b.notes().value(for: "k", load: noteLoader("fromB", calls: loads))
         }
@@ -63,7 +63,7 @@ import Testing
     @Test func coldKeyIsLoadedOnceAcrossReplicas() async throws {
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter(), gate = Gate()
+        let loads = Locked(0), gate = Gate()
         async let fromA = a.notes().value(for: "k", load: noteLoader("v", calls: loads, gate: gate))
         #expect(await waitUntil { gate.arrived == 1 }, "A holds the lock and loads")
         async let fromB = b.notes().value(for: "k", load: noteLoader("v", calls: loads, gate: gate))
@@ -85,7 +85,7 @@ import Testing
         for (failures, expectedLoads) in [(2, 1), (3, 2)] {
             let cluster = Cluster()
             let a = cluster.replica(), b = cluster.replica()
-            let loads = Counter(), gate = Gate()
+            let loads = Locked(0), gate = Gate()
             async let fromA = a.notes().value(for: "k", load: noteLoader("v", calls: loads, gate: gate))
             #expect(await waitUntil { gate.arrived == 1 }, "A holds the lock and loads")
             async let fromB = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
@@ -108,7 +108,7 @@ import Testing
         let cluster = Cluster(lockMilliseconds: 2_000)
         let b = cluster.replica()
         _ = try await cluster.holdLock("k", token: "dead", milliseconds: 2_000)
-        let loads = Counter()
+        let loads = Locked(0)
         async let answer = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
         #expect(loads.value == 0)
@@ -132,7 +132,7 @@ import Testing
         }
         async let fromA = a.notes().value(for: "k", load: failing)
         #expect(await waitUntil { gate.arrived == 1 }, "A loads")
-        let loads = Counter()
+        let loads = Locked(0)
         async let fromB = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
         gate.open()
@@ -149,7 +149,7 @@ import Testing
         let cluster = Cluster(lockMilliseconds: 60_000, waitLimitSeconds: 1)
         let b = cluster.replica()
         let lock = try await cluster.holdLock("k", token: "slow", milliseconds: 60_000)
-        let loads = Counter()
+        let loads = Locked(0)
         async let answer = b.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
         cluster.at(1)
@@ -164,7 +164,7 @@ import Testing
     @Test func staleRefreshIsSingleAcrossReplicas() async throws {
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter()
+        let loads = Locked(0)
         _ = try await a.notes().value(for: "k", load: noteLoader("old", ttl: 10, stale: 100, calls: loads))
         #expect(try await b.notes().value(for: "k", load: noteLoader("x", calls: loads)).source == .shared)
         cluster.at(20)
@@ -188,7 +188,7 @@ import Testing
     @Test func staleRefreshAdoptsAnotherReplicasRefresh() async throws {
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter()
+        let loads = Locked(0)
         _ = try await a.notes().value(for: "k", load: noteLoader("old", ttl: 10, stale: 100, calls: loads))
         _ = try await b.notes().value(for: "k", load: noteLoader("x", calls: loads))
         cluster.at(20)
@@ -209,7 +209,7 @@ import Testing
     @Test func missAdoptsAStaleSharedValue() async throws {
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter()
+        let loads = Locked(0)
         _ = try await a.notes().value(for: "k", load: noteLoader("old", ttl: 10, stale: 100, calls: loads))
         cluster.at(30)
         let stale = try await b.notes().value(for: "k", load: noteLoader("new", ttl: 10, stale: 100, calls: loads))
@@ -228,7 +228,7 @@ import Testing
         let cluster = Cluster()
         let a = cluster.replica()
         cluster.backend.setUnavailable("connection refused")
-        let loads = Counter()
+        let loads = Locked(0)
         let served = try await a.notes().value(for: "k", load: noteLoader("v", calls: loads))
         #expect(served.outcome == .miss)
         #expect(served.source == .memory)
@@ -248,7 +248,7 @@ import Testing
     @Test func oversizedValuesStayInL1() async throws {
         let cluster = Cluster(maxValueBytes: 64)
         let a = cluster.replica(), b = cluster.replica()
-        let loads = Counter()
+        let loads = Locked(0)
         let big = String(repeating: "x", count: 64)
         _ = try await a.notes().value(for: "big", load: noteLoader(big, calls: loads))
         _ = try await a.notes().value(for: "small", load: noteLoader("s", calls: loads))
@@ -266,7 +266,7 @@ import Testing
         let cluster = Cluster()
         let a = cluster.replica()
         let key = a.layer.valueKey(namespace: "notes", key: Array("k".utf8))
-        let loads = Counter()
+        let loads = Locked(0)
         let name = Array("notes:k".utf8)
         let future = SharedEnvelope(storedAtMilliseconds: 1_000_000, expiresAtMilliseconds: 2_000_000,
                                     staleUntilMilliseconds: 2_000_000, key: name, validator: "n-!", value: Array("!future".utf8))
@@ -290,7 +290,7 @@ import Testing
         let a = cluster.replica(), b = cluster.replica()
         await a.store.startSharedLayer()
         await b.store.startSharedLayer()
-        let loads = Counter()
+        let loads = Locked(0)
         _ = try await a.notes().value(for: "k", load: noteLoader("v", calls: loads))
         _ = try await a.notes("other").value(for: "k", load: noteLoader("o", calls: loads))
         _ = try await b.notes().value(for: "k", load: noteLoader("v", calls: loads))
@@ -320,7 +320,7 @@ import Testing
         let cluster = Cluster()
         let a = cluster.replica(), b = cluster.replica()
         await b.store.startSharedLayer()
-        let loads = Counter()
+        let loads = Locked(0)
         _ = try await a.notes().value(for: "kept", load: noteLoader("k1", ttl: 10, stale: 100, calls: loads))
         _ = try await a.notes().value(for: "purged", load: noteLoader("p1", ttl: 10, stale: 100, calls: loads))
         _ = try await b.notes().value(for: "kept", load: noteLoader("x", calls: loads))
@@ -351,7 +351,7 @@ import Testing
         let cluster = Cluster(lockMilliseconds: 60_000)
         let b = cluster.replica()
         let lock = try await cluster.holdLock("k", token: "other", milliseconds: 60_000)
-        let loads = Counter()
+        let loads = Locked(0)
         let waiting = Task { try await b.notes().value(for: "k", load: noteLoader("v", calls: loads)) }
         #expect(await waitUntil { b.layer.stats().lockWaits == 1 }, "B waits")
         waiting.cancel()
@@ -366,7 +366,7 @@ import Testing
         let cluster = Cluster()
         let a = cluster.replica()
         let payloads = a.store.namespace("plain", keyType: String.self, valueType: Payload.self)
-        _ = try await payloads.value(for: "k", load: loader("v", calls: Counter()))
+        _ = try await payloads.value(for: "k", load: loader("v", calls: Locked(0)))
         #expect(cluster.backend.liveKeys.isEmpty)
         #expect(a.layer.stats() == SharedCacheStats())
     }

@@ -68,7 +68,7 @@ import Testing
             (Self.envelope(stored: now, fresh: 365 * 86_400_000).encoded ?? [], .expiry),
             (Self.envelope(stored: now + 60_000).encoded ?? [], .storedAt),
         ]
-        let loads = Counter()
+        let loads = Locked(0)
         for (bytes, _) in cases {
             a.store.purgeAll()
             try await cluster.backend.store(bytes, at: valueKey, ttlMilliseconds: 60_000)
@@ -109,7 +109,7 @@ import Testing
         let valueKey = a.layer.valueKey(namespace: "notes", key: Array("k".utf8))
         let long = Self.envelope(stored: 1_000_000, fresh: 10_000, stale: 86_400_000, validator: "n-old", value: "old")
         try await cluster.backend.store(try #require(long.encoded), at: valueKey, ttlMilliseconds: 90_000_000)
-        let loads = Counter()
+        let loads = Locked(0)
         #expect(try await a.notes().value(for: "k", load: noteLoader("new", calls: loads)).value == Note("old"))
         cluster.at(16)
         let past = try await a.notes().value(for: "k", load: noteLoader("new", calls: loads))

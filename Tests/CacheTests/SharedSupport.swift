@@ -62,7 +62,7 @@ struct Replica {
 }
 
 /// A loader of `Note(text)` that counts its calls and may wait on a gate.
-func noteLoader(_ text: String, ttl: Double = 10, stale: Double = 0, calls: Counter, gate: Gate? = nil)
+func noteLoader(_ text: String, ttl: Double = 10, stale: Double = 0, calls: Locked<Int>, gate: Gate? = nil)
     -> @Sendable () async throws -> CacheLoad<Note> {
     {
         calls.increment()

@@ -7,7 +7,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let load = loader("cold", gate: gate, calls: calls)
         try await withThrowingTaskGroup(of: CacheLookup<Payload>.self) { group in
             for _ in 0..<1_000 { group.addTask { try await ns.value(for: "k", load: load) } }
@@ -32,7 +32,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let failing: @Sendable () async throws -> CacheLoad<Payload> = {
             calls.increment()
             await gate.wait()
@@ -57,7 +57,7 @@ import Testing
         }
         #expect(calls.value == 1)
         #expect(ns.stats().entries == 0)
-        let ok = Counter()
+        let ok = Locked(0)
         #expect(try await ns.value(for: "k", load: loader("fine", calls: ok)).outcome == .miss)
         #expect(ok.value == 1)
     }
@@ -65,7 +65,7 @@ import Testing
     @Test func distinctKeysLoadIndependently() async throws {
         let f = Fixture()
         let ns = f.namespace()
-        let calls = Counter()
+        let calls = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<20 {
                 group.addTask { _ = try await ns.value(for: "k\(i % 5)", load: loader("v", calls: calls)) }
@@ -80,7 +80,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         let gate = Gate()
-        let calls = Counter()
+        let calls = Locked(0)
         let load = loader("shared", gate: gate, calls: calls)
         let quitter = Task { try await ns.value(for: "k", load: load) }
         let stayers = (0..<3).map { _ in Task { try await ns.value(for: "k", load: load) } }
@@ -102,8 +102,8 @@ import Testing
     @Test func cancellingAllWaitersCancelsTheLoad() async throws {
         let f = Fixture()
         let ns = f.namespace()
-        let observedCancellation = Counter()
-        let started = Counter()
+        let observedCancellation = Locked(0)
+        let started = Locked(0)
         let load: @Sendable () async throws -> CacheLoad<Payload> = {
             started.increment()
             do {
@@ -125,7 +125,7 @@ import Testing
         #expect(ns.stats().entries == 0)
 
         // The next caller starts a fresh load.
-        let calls = Counter()
+        let calls = Locked(0)
         #expect(try await ns.value(for: "k", load: loader("again", calls: calls)).value.text == "again")
         #expect(calls.value == 1)
     }
@@ -133,7 +133,7 @@ import Testing
     @Test func alreadyCancelledCallerStartsNoLoad() async throws {
         let f = Fixture()
         let ns = f.namespace()
-        let calls = Counter()
+        let calls = Locked(0)
         let gate = Gate()
         let task = Task {
             await gate.wait()
@@ -153,7 +153,7 @@ import Testing
         let gate = Gate()
         let task = Task {
             await gate.wait()
-            return try await ns.value(for: "k", load: loader("x", calls: Counter()))
+            return try await ns.value(for: "k", load: loader("x", calls: Locked(0)))
         }
         task.cancel()
         gate.open()

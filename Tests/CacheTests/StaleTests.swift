@@ -10,7 +10,7 @@ import Testing
         let ns = f.namespace()
         try await fill(ns, "k", text: "old", ttl: 10, stale: 5)
         let gate = Gate()
-        let refreshes = Counter()
+        let refreshes = Locked(0)
         let refresh = loader("new", ttl: 10, stale: 5, gate: gate, calls: refreshes)
 
         f.at(9.999)
@@ -55,7 +55,7 @@ import Testing
         let ns = f.namespace()
         try await fill(ns, "k", text: "old", ttl: 10, stale: 100)
         f.at(50)
-        let calls = Counter()
+        let calls = Locked(0)
         #expect(try await ns.value(for: "k", load: loader("new", ttl: 10, calls: calls)).outcome == .stale)
         #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "refresh finished")
         let hit = try #require(ns.fresh("k"))
@@ -71,7 +71,7 @@ import Testing
         let f = Fixture()
         let ns = f.namespace()
         try await fill(ns, "k", text: "old", ttl: 10, stale: 5)
-        let attempts = Counter()
+        let attempts = Locked(0)
         let failing: @Sendable () async throws -> CacheLoad<Payload> = {
             attempts.increment()
             throw TestFailure()
@@ -101,7 +101,7 @@ import Testing
         let f = Fixture(refreshRetrySeconds: 3)
         let ns = f.namespace()
         try await fill(ns, "k", ttl: 10, stale: 100)
-        let attempts = Counter()
+        let attempts = Locked(0)
         let failing: @Sendable () async throws -> CacheLoad<Payload> = {
             attempts.increment()
             throw TestFailure()
@@ -124,7 +124,7 @@ import Testing
         try await fill(ns, "k", text: "old", ttl: 10, stale: 100)
         f.at(20)
         let gate = Gate()
-        let sawCancellation = Counter()
+        let sawCancellation = Locked(0)
         let refresh: @Sendable () async throws -> CacheLoad<Payload> = {
             await gate.wait()
             if Task.isCancelled { sawCancellation.increment() }

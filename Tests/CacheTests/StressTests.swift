@@ -15,7 +15,7 @@ import Testing
             store.namespace("rates", keyType: Int.self, valueType: Payload.self),
             store.namespace("books", keyType: Int.self, valueType: Payload.self),
         ]
-        let loads = Counter()
+        let loads = Locked(0)
 
         let lookups = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
@@ -85,7 +85,7 @@ import Testing
         let clock = ManualCacheClock()
         let store = CacheStore(limits: CacheLimits(maxEntries: 8, maxBytes: 1 << 20), clock: clock)
         let ns = store.namespace("rates", keyType: Int.self, valueType: Payload.self)
-        let loads = Counter()
+        let loads = Locked(0)
         let load: @Sendable (Int) -> @Sendable () async throws -> CacheLoad<Payload> = { key in
             {
                 loads.increment()

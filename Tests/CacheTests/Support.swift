@@ -7,7 +7,7 @@ import Testing
 struct Payload: CacheValue, Equatable {
     var text: String
     var cost: Int = 100
-    var validatorCalls: Counter? = nil
+    var validatorCalls: Locked<Int>? = nil
 
     var cacheCost: Int { cost }
     var cacheValidator: String {
@@ -18,20 +18,6 @@ struct Payload: CacheValue, Equatable {
     static func == (a: Payload, b: Payload) -> Bool { a.text == b.text && a.cost == b.cost }
 }
 
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
-}
-
-/// Jitter source tests set explicitly.
-final class FixedUnit: Sendable {
-    private let unit = Mutex(0.0)
-    func set(_ value: Double) { unit.withLock { $0 = value } }
-    var source: @Sendable () -> Double { { self.unit.withLock { $0 } } }
-}
-
 
 struct TestFailure: Error, Equatable {
     var code = 1
@@ -40,13 +26,14 @@ struct TestFailure: Error, Equatable {
 /// A store with a manual clock and fixed jitter (0 → freshness exactly ttl unless changed).
 struct Fixture {
     let clock = ManualCacheClock(start: 1_000)
-    let jitter = FixedUnit()
+    /// The jitter tests set explicitly.
+    let jitter = Locked(0.0)
     let store: CacheStore
 
     init(maxEntries: Int = 1_000, maxBytes: Int = 1 << 30, refreshRetrySeconds: Double = 0) {
         store = CacheStore(
             limits: CacheLimits(maxEntries: maxEntries, maxBytes: maxBytes), clock: clock,
-            randomUnit: jitter.source, refreshRetrySeconds: refreshRetrySeconds)
+            randomUnit: { [jitter] in jitter.value }, refreshRetrySeconds: refreshRetrySeconds)
     }
 
     func namespace(_ name: String = "rates") -> CacheNamespace<String, Payload> {
@@ -59,7 +46,7 @@ struct Fixture {
 
 /// A loader that counts its calls and, given a gate, holds each load until the gate opens.
 func loader(
-    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, gate: Gate? = nil, calls: Counter
+    _ text: String, ttl: Double = 10, stale: Double = 0, cost: Int = 100, gate: Gate? = nil, calls: Locked<Int>
 ) -> @Sendable () async throws -> CacheLoad<Payload> {
     {
         calls.increment()
@@ -74,5 +61,5 @@ func fill(
     _ ns: CacheNamespace<String, Payload>, _ key: String, text: String? = nil, ttl: Double = 10,
     stale: Double = 0, cost: Int = 100
 ) async throws -> CacheLookup<Payload> {
-    try await ns.value(for: key, load: loader(text ?? key, ttl: ttl, stale: stale, cost: cost, calls: Counter()))
+    try await ns.value(for: key, load: loader(text ?? key, ttl: ttl, stale: stale, cost: cost, calls: Locked(0)))
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HTTPClient
 import HTTPClientTestSupport
+import TestSupport
 import Testing
 
 /// Redirect policy end to end: API calls never follow a 3xx; covers follow at most three hops,
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func failureDetailsNameTheCauseNeverTheAddress() async throws {
-        let port = refusedPort()
+        let port = try refusedPort()
         let error = await expectUpstreamError {
             try await makeClient().get(UpstreamRequest(url: "http://127.0.0.1:\(port)/v1?key=SECRETKEY", provider: "google-books",
                                                        secretQueryParameters: ["key"]))

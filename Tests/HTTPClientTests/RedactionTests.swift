@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
+import TestSupport
 import Testing
 
 @Suite struct RedactionTests {

@@ -52,23 +52,6 @@ func rawServer(answering bytes: String) throws -> RawStubServer {
     }
 }
 
-/// A 127.0.0.1 port nobody listens on: connections to it are refused.
-func refusedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            _ = bind(fd, pointer, length)
-            return getsockname(fd, pointer, &length)
-        }
-    }
-    close(fd)
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// A field of /proc/self/status, in its unit (kB for memory, a count for Threads).
 func procStatus(_ field: String) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }

@@ -12,12 +12,12 @@ extension EndToEnd {
 
         /// `count` keep-alive clients answered once each, one after the other (so the first is
         /// the one that has been idle longest), all listed as reclaimable by the server.
-        private func idleClients(_ t: TestServer, _ count: Int) async throws -> [TestClient] {
-            var clients: [TestClient] = []
+        private func idleClients(_ t: TestServer, _ count: Int) async throws -> [RawHTTPClient] {
+            var clients: [RawHTTPClient] = []
             for i in 0..<count {
                 let c = try t.client()
                 try await c.request("GET", "/echo/held-\(i)")
-                #expect(try await c.readResponse().bodyText == "held-\(i)")
+                #expect(try await c.readResponse().text == "held-\(i)")
                 clients.append(c)
             }
             return clients
@@ -25,7 +25,7 @@ extension EndToEnd {
 
         /// A newcomer's request, answered within `seconds` (its receive timeout).
         private func newcomerGets(_ t: TestServer, _ path: String, within seconds: Double = 1) async throws
-            -> (client: TestClient, status: Int, elapsed: Double) {
+            -> (client: RawHTTPClient, status: Int, elapsed: Double) {
             let started = DispatchTime.now().uptimeNanoseconds
             let c = try t.client(timeout: seconds)
             try await c.request("GET", path)
@@ -35,7 +35,7 @@ extension EndToEnd {
         }
 
         /// The server closed `c` with a FIN and sent nothing: no reset, no stray response.
-        private func closedCleanly(_ c: TestClient) async -> Bool {
+        private func closedCleanly(_ c: RawHTTPClient) async -> Bool {
             do {
                 try await c.readSome()
                 return c.unread == 0
@@ -48,7 +48,7 @@ extension EndToEnd {
             let t = try TestServer.start { $0.maxConnections = Self.limit; $0.connectionQueueCount = 3 }
             let held = try await idleClients(t, Self.limit)
             #expect(await waitUntil { t.server.reclaimableConnections == Self.limit })
-            var newcomers: [TestClient] = []
+            var newcomers: [RawHTTPClient] = []
             for i in 0..<3 {
                 let (c, status, elapsed) = try await newcomerGets(t, "/hello")
                 #expect(status == 200)
@@ -59,13 +59,13 @@ extension EndToEnd {
             // Every other held connection is still open and usable.
             for (i, c) in held.enumerated().dropFirst(3) {
                 try await c.request("GET", "/echo/again-\(i)")
-                #expect(try await c.readResponse().bodyText == "again-\(i)")
+                #expect(try await c.readResponse().text == "again-\(i)")
             }
             #expect(t.server.reclaimedConnections == ReclaimedConnections(idle: 3, silent: 0))
             #expect(t.server.rejectedConnections == 0)
             #expect(await waitUntil { t.server.openConnections == Self.limit })
             // One warning for the burst (at most one per 10 s), like nginx's "reusing connections".
-            let warnings = t.errors.all.filter { $0.contains("reusing connections") }
+            let warnings = t.errors.value.filter { $0.contains("reusing connections") }
             #expect(warnings.count == 1)
             #expect(warnings.first?.contains("maxConnections 20") == true)
             withExtendedLifetime(newcomers) {} // their slots stayed held until here
@@ -74,14 +74,14 @@ extension EndToEnd {
 
         @Test func silentConnectionsMakeRoom() async throws {
             let t = try TestServer.start { $0.maxConnections = Self.limit; $0.connectionQueueCount = 2 }
-            var held: [TestClient] = []
+            var held: [RawHTTPClient] = []
             for _ in 0..<Self.limit {
                 held.append(try t.client())
                 // Accepted in this order: the first is the oldest.
                 let count = held.count
                 #expect(await waitUntil { t.server.reclaimableConnections == count })
             }
-            var newcomers: [TestClient] = [] // kept open: each holds its slot
+            var newcomers: [RawHTTPClient] = [] // kept open: each holds its slot
             for i in 0..<2 {
                 let (c, status, elapsed) = try await newcomerGets(t, "/echo/newcomer")
                 #expect(status == 200)
@@ -93,7 +93,7 @@ extension EndToEnd {
             #expect(t.server.rejectedConnections == 0)
             // The silent ones left can still send their first request.
             try await held[2].request("GET", "/echo/late")
-            #expect(try await held[2].readResponse().bodyText == "late")
+            #expect(try await held[2].readResponse().text == "late")
             withExtendedLifetime(newcomers) {} // their slots stayed held until here
             await t.stop()
         }
@@ -113,7 +113,7 @@ extension EndToEnd {
 
             // More newcomers than idle connections: each one is served, the idle ones (and
             // then the earlier newcomers, idle in turn) make room, never the busy three.
-            var newcomers: [TestClient] = []
+            var newcomers: [RawHTTPClient] = []
             for _ in 0..<(Self.limit - 3 + 5) {
                 let (c, status, elapsed) = try await newcomerGets(t, "/hello")
                 #expect(status == 200)
@@ -127,9 +127,9 @@ extension EndToEnd {
             t.gate.open()
             let slow = try await inFlight.readResponse()
             #expect(slow.status == 200)
-            #expect(slow.bodyText == "through the gate")
+            #expect(slow.text == "through the gate")
             try await partial.send("st: a\r\n\r\n")
-            #expect(try await partial.readResponse().bodyText == "partial")
+            #expect(try await partial.readResponse().text == "partial")
             let big = try await writing.readResponse()
             #expect(big.status == 200)
             #expect(big.body.count == TestServer.bigBody.count)
@@ -144,23 +144,23 @@ extension EndToEnd {
             #expect(await waitUntil { t.server.reclaimableConnections == 2 })
             let spinner = try t.client()
             try await spinner.request("GET", "/spin/500") // holds the only connection queue
-            #expect(await waitUntil { t.spins.started == 1 })
+            #expect(await waitUntil { t.spins.value == 1 })
             // While the queue is held: the longest-idle client sends a request (its bytes wait
             // in the socket), then a newcomer arrives, so the reclaim is queued behind them.
             try await held[0].request("GET", "/echo/just-in-time")
             let newcomer = try t.client(timeout: 3)
             try await newcomer.request("GET", "/hello")
-            #expect(try await held[0].readResponse().bodyText == "just-in-time")
+            #expect(try await held[0].readResponse().text == "just-in-time")
             #expect(try await newcomer.readResponse().status == 200)
             #expect(await closedCleanly(held[1]), "the next longest idle made room instead")
-            #expect(try await spinner.readResponse().bodyText == "spun")
+            #expect(try await spinner.readResponse().text == "spun")
             #expect(t.server.reclaimedConnections == ReclaimedConnections(idle: 1, silent: 0))
             await t.stop()
         }
 
         @Test func everySlotBusyStillAnswers503AndClosesWithoutCuttingAnyone() async throws {
             let t = try TestServer.start { $0.maxConnections = Self.limit }
-            var busy: [TestClient] = []
+            var busy: [RawHTTPClient] = []
             for _ in 0..<Self.limit {
                 let c = try t.client()
                 try await c.request("GET", "/gate")
@@ -175,7 +175,7 @@ extension EndToEnd {
             #expect(t.server.rejectedConnections == 1)
             #expect(t.server.reclaimedConnections == ReclaimedConnections())
             t.gate.open()
-            for c in busy { #expect(try await c.readResponse().bodyText == "through the gate") }
+            for c in busy { #expect(try await c.readResponse().text == "through the gate") }
             await t.stop()
         }
     }

@@ -45,7 +45,7 @@ extension EndToEnd {
                 try await c.request("GET", "/delay/30")
             }
             try await steady.request("GET", "/echo/still-here")
-            #expect(try await steady.readResponse().bodyText == "still-here")
+            #expect(try await steady.readResponse().text == "still-here")
             #expect(await waitUntil { t.server.openConnections == 1 })
             await t.stop()
             #expect(t.server.openConnections == 0)
@@ -57,7 +57,7 @@ extension EndToEnd {
             try await c.request("GET", "/big") // 8 MiB, never read: the socket buffers fill up
             #expect(await waitUntil { t.server.openConnections == 1 })
             #expect(await waitUntil { t.server.openConnections == 0 })
-            #expect(t.log.all.isEmpty) // never fully written, so never logged
+            #expect(t.log.value.isEmpty) // never fully written, so never logged
             await t.stop()
         }
 
@@ -79,11 +79,11 @@ extension EndToEnd {
             #expect(await third.isClosedByPeer())
             // The first two still work.
             t.gate.open()
-            #expect(try await a.readResponse().bodyText == "through the gate")
+            #expect(try await a.readResponse().text == "through the gate")
             try await b.send("st: a\r\n\r\n")
-            #expect(try await b.readResponse().bodyText == "b")
+            #expect(try await b.readResponse().text == "b")
             try await a.request("GET", "/echo/a")
-            #expect(try await a.readResponse().bodyText == "a")
+            #expect(try await a.readResponse().text == "a")
             #expect(t.server.openConnections == 2)
             #expect(t.server.rejectedConnections == 1)
             #expect(t.server.totalAcceptedConnections == 3)
@@ -106,10 +106,10 @@ extension EndToEnd {
                     }
                     for (i, c) in clients.enumerated() {
                         if round % 10 == 9 {
-                            guard try await c.readResponse().bodyText == "delayed 1" else { return answered }
+                            guard try await c.readResponse().text == "delayed 1" else { return answered }
                         }
                         let r = try await c.readResponse()
-                        guard r.status == 200, r.bodyText == "\(round)-\(i)" else { return answered }
+                        guard r.status == 200, r.text == "\(round)-\(i)" else { return answered }
                         answered += 1
                     }
                 }

@@ -10,7 +10,7 @@ extension EndToEnd {
         /// Sends `raw`, expects `status` as a closing problem response, then EOF.
         static func expectProblem(_ raw: [UInt8], _ status: Int, port: Int,
                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let c = try TestClient(port: port)
+            let c = try RawHTTPClient(port: port)
             try? await c.send(raw) // the server may stop reading once it has seen enough
             let response = try await c.readResponse()
             let r = (response, await c.isClosedByPeer())
@@ -18,7 +18,7 @@ extension EndToEnd {
             #expect(r.0.header("Connection") == "close", sourceLocation: sourceLocation)
             #expect(r.0.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
             #expect(r.0.header("Content-Length") == String(r.0.body.count), sourceLocation: sourceLocation)
-            #expect(r.0.bodyText.contains("\"status\":\(status)"), sourceLocation: sourceLocation)
+            #expect(r.0.text.contains("\"status\":\(status)"), sourceLocation: sourceLocation)
             #expect(r.1, "the server should close after the error", sourceLocation: sourceLocation)
         }
 
@@ -40,8 +40,8 @@ extension EndToEnd {
             for raw in cases {
                 try await Self.expectProblem(raw, 400, port: t.port)
             }
-            #expect(await waitUntil { t.log.all.count == cases.count })
-            #expect(t.log.all.allSatisfy { $0.status == 400 && $0.method == "-" })
+            #expect(await waitUntil { t.log.value.count == cases.count })
+            #expect(t.log.value.allSatisfy { $0.status == 400 && $0.method == "-" })
             await t.stop()
         }
 
@@ -94,7 +94,7 @@ extension EndToEnd {
             let t = try TestServer.start()
             let c = try t.client()
             try await c.send("GET /echo/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /x HTTP/9.9\r\nHost: a\r\n\r\n")
-            #expect(try await c.readResponse().bodyText == "1")
+            #expect(try await c.readResponse().text == "1")
             #expect(try await c.readResponse().status == 505)
             #expect(await c.isClosedByPeer())
             await t.stop()

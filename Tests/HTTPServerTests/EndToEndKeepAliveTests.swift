@@ -12,7 +12,7 @@ extension EndToEnd {
                 try await c.request("GET", "/echo/\(i)")
                 let r = try await c.readResponse()
                 #expect(r.status == 200)
-                #expect(r.bodyText == "\(i)")
+                #expect(r.text == "\(i)")
                 #expect(r.version == "HTTP/1.1")
                 #expect(r.header("Connection") == nil)
             }
@@ -29,7 +29,7 @@ extension EndToEnd {
                 try await c.request("GET", "/big-head/\(kib)")
                 let r = try await c.readResponse()
                 #expect(r.status == 200)
-                #expect(r.bodyText == "ok")
+                #expect(r.text == "ok")
                 #expect(r.header("X-Filler") == String(repeating: "h", count: kib * 1024))
             }
             await t.stop()
@@ -37,7 +37,7 @@ extension EndToEnd {
 
         @Test func responseCarriesServerFields() async throws {
             let t = try TestServer.start { $0.serverName = "almanac/test" }
-            let r = try await { () async throws -> TestClient.Response in
+            let r = try await { () async throws -> RawHTTPClient.Response in
                 let c = try t.client()
                 try await c.request("GET", "/hello?secret=1")
                 return try await c.readResponse()
@@ -51,8 +51,8 @@ extension EndToEnd {
                                options: .regularExpression) != nil)
             let id = try #require(r.header("X-Request-ID"))
             #expect(!id.isEmpty)
-            #expect(await waitUntil { t.log.all.count == 1 })
-            let entry = try #require(t.log.all.first)
+            #expect(await waitUntil { t.log.value.count == 1 })
+            let entry = try #require(t.log.value.first)
             #expect(entry.path == "/hello")
             #expect(entry.method == "GET")
             #expect(entry.status == 200)
@@ -68,11 +68,11 @@ extension EndToEnd {
             try await c.request("GET", "/request-id", extra: ["X-Request-ID: abc-123_XYZ"])
             let echoed = try await c.readResponse()
             #expect(echoed.header("X-Request-ID") == "abc-123_XYZ")
-            #expect(echoed.bodyText == "abc-123_XYZ") // the handler saw it too
+            #expect(echoed.text == "abc-123_XYZ") // the handler saw it too
             try await c.request("GET", "/request-id", extra: ["X-Request-ID: has space"])
             let replaced = try await c.readResponse()
             #expect(replaced.header("X-Request-ID") != "has space")
-            #expect(replaced.bodyText == replaced.header("X-Request-ID"))
+            #expect(replaced.text == replaced.header("X-Request-ID"))
             try await c.request("GET", "/request-id", extra: ["X-Request-ID: " + String(repeating: "a", count: 129)])
             #expect(try await c.readResponse().header("X-Request-ID")?.count != 129)
             try await c.request("GET", "/request-id")
@@ -88,9 +88,9 @@ extension EndToEnd {
             let c = try t.client()
             // The first answer is the slowest: order must still be kept.
             try await c.send("GET /delay/50 HTTP/1.1\r\nHost: a\r\n\r\nGET /echo/2 HTTP/1.1\r\nHost: a\r\n\r\nGET /echo/3 HTTP/1.1\r\nHost: a\r\n\r\n")
-            #expect(try await c.readResponse().bodyText == "delayed 50")
-            #expect(try await c.readResponse().bodyText == "2")
-            #expect(try await c.readResponse().bodyText == "3")
+            #expect(try await c.readResponse().text == "delayed 50")
+            #expect(try await c.readResponse().text == "2")
+            #expect(try await c.readResponse().text == "3")
             await t.stop()
         }
 
@@ -101,8 +101,8 @@ extension EndToEnd {
             #expect(await waitUntil { t.gate.arrived == 1 })
             try await c.request("GET", "/echo/second")
             t.gate.open()
-            #expect(try await c.readResponse().bodyText == "through the gate")
-            #expect(try await c.readResponse().bodyText == "second")
+            #expect(try await c.readResponse().text == "through the gate")
+            #expect(try await c.readResponse().text == "second")
             await t.stop()
         }
 
@@ -116,11 +116,11 @@ extension EndToEnd {
             let sender = Task { try await c.send(all) }
             #expect(await waitUntil { t.gate.arrived == 1 })
             t.gate.open()
-            #expect(try await c.readResponse().bodyText == "through the gate")
+            #expect(try await c.readResponse().text == "through the gate")
             for i in 1..<count {
                 let r = try await c.readResponse()
-                guard r.bodyText == "\(i)" else {
-                    Issue.record("response \(i) was \(r.bodyText)")
+                guard r.text == "\(i)" else {
+                    Issue.record("response \(i) was \(r.text)")
                     return
                 }
             }
@@ -137,7 +137,7 @@ extension EndToEnd {
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == "17")
             let next = try await c.readResponse()
-            #expect(next.bodyText == "after")
+            #expect(next.text == "after")
             await t.stop()
         }
 
@@ -151,7 +151,7 @@ extension EndToEnd {
             let notModified = try await c.readResponse()
             #expect(notModified.status == 304)
             #expect(notModified.header("ETag") == "\"1\"")
-            #expect(try await c.readResponse().bodyText == "3")
+            #expect(try await c.readResponse().text == "3")
             await t.stop()
         }
 
@@ -175,7 +175,7 @@ extension EndToEnd {
                 let r = try await c.readResponse()
                 #expect(r.version == "HTTP/1.0")
                 #expect(r.header("Connection") == "keep-alive")
-                #expect(r.bodyText == "\(i)")
+                #expect(r.text == "\(i)")
             }
             #expect(t.server.totalAcceptedConnections == 1)
             await t.stop()
@@ -201,7 +201,7 @@ extension EndToEnd {
             try await c.send("hello")
             let r = try await c.readResponse()
             #expect(r.status == 200)
-            #expect(r.bodyText == "got 5")
+            #expect(r.text == "got 5")
             await t.stop()
         }
 
@@ -210,8 +210,8 @@ extension EndToEnd {
             let c = try t.client()
             try await c.send("GET /echo/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /delay/20 HTTP/1.1\r\nHost: a\r\n\r\n")
             c.shutdownWrite()
-            #expect(try await c.readResponse().bodyText == "1")
-            #expect(try await c.readResponse().bodyText == "delayed 20")
+            #expect(try await c.readResponse().text == "1")
+            #expect(try await c.readResponse().text == "delayed 20")
             #expect(await c.isClosedByPeer())
             await t.stop()
         }
@@ -219,10 +219,10 @@ extension EndToEnd {
         @Test(.enabled(if: ipv6LoopbackAvailable, "this machine has no IPv6 loopback (::1) to listen on"))
         func ipv6Loopback() async throws {
             let t = try TestServer.start(host: "::1")
-            let c = try TestClient(port: t.port, host: "::1")
+            let c = try RawHTTPClient(port: t.port, host: "::1")
             try await c.request("GET", "/hello")
             #expect(try await c.readResponse().status == 200)
-            #expect(await waitUntil { t.log.all.first?.remoteAddress == "::1" })
+            #expect(await waitUntil { t.log.value.first?.remoteAddress == "::1" })
             await t.stop()
         }
     }

@@ -19,14 +19,14 @@ extension EndToEnd {
             #expect(await waitUntil { t.server.isDraining })
             // Idle connections are closed at once; new connections are refused.
             #expect(await idle.isClosedByPeer())
-            #expect(await waitUntil { (try? TestClient(port: t.port)) == nil })
+            #expect(await waitUntil { (try? RawHTTPClient(port: t.port)) == nil })
             #expect(t.server.openConnections == 3)
 
             t.gate.open()
             for c in busy {
                 let r = try await c.readResponse()
                 #expect(r.status == 200)
-                #expect(r.bodyText == "through the gate")
+                #expect(r.text == "through the gate")
                 #expect(r.header("Connection") == "close")
             }
             await shutdown.value

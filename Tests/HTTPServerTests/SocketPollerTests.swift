@@ -47,17 +47,17 @@ import Glibc
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         defer { close(ends[1]) }
-        let unregistered = Flag()
+        let unregistered = Locked(false)
         poller.queue.sync {
             #expect(poller.register(handler, fd: ends[0], interest: .reading) == nil)
             close(ends[0]) // closing drops the kernel's registration; the poller still lists it
             #expect(poller.update(fd: ends[0], interest: .none)
                     == SocketPollingFailure(operation: .modify, fd: ends[0], errno: EBADF))
             // The removal fails too, and is reported; what was to follow the removal still runs.
-            #expect(poller.unregister(fd: ends[0]) { unregistered.set() }
+            #expect(poller.unregister(fd: ends[0]) { unregistered.set(true) }
                     == SocketPollingFailure(operation: .delete, fd: ends[0], errno: EBADF))
         }
-        #expect(await waitUntil(timeout: 5) { unregistered.isSet })
+        #expect(await waitUntil(timeout: 5) { unregistered.value })
     }
 
     @Test func aChangeEpollAcceptsIsMadeAndAFailedOneKeepsTheOldInterest() throws {
@@ -82,19 +82,19 @@ import Glibc
     /// The connection's handling path, end to end inside the server core: a socket epoll
     /// refuses to watch is closed at once (its slot freed) and the failure is logged.
     @Test func aConnectionWhoseSocketCannotBeWatchedClosesAndIsReported() async throws {
-        let messages = MessageRecorder()
+        let messages = Locked<[String]>([])
         var configuration = HTTPServerConfiguration()
         configuration.connectionQueueCount = 1
         configuration.headerTimeoutSeconds = 600 // only the failure handling can close it in time
         let core = ServerCore(configuration: configuration,
                               responder: { _ in .ready(HTTPResponse(body: [])) },
-                              accessLog: nil, log: { messages.record($0) })
+                              accessLog: nil, log: { messages.append($0) })
         let fd = try Self.regularFile() // owned by the connection from here on: it closes it
         core.accepted(fd: fd, remoteAddress: "")
         #expect(await waitUntil(timeout: 10) {
             core.snapshot().isEmpty && core.openCount.load(ordering: .relaxed) == 0
         })
-        #expect(messages.all.contains { $0.contains("EPOLL_CTL_ADD") && $0.contains("closing the connection") })
+        #expect(messages.value.contains { $0.contains("EPOLL_CTL_ADD") && $0.contains("closing the connection") })
     }
 
     /// The same path for a change of interest: the connection's socket is swapped for a
@@ -102,13 +102,13 @@ import Glibc
     /// the connection reads that file's EOF and asks to stop reading: epoll refuses the change,
     /// so the connection closes and says why; the removal that follows fails too and is logged.
     @Test func aConnectionWhoseInterestCannotBeChangedClosesAndIsReported() async throws {
-        let messages = MessageRecorder()
+        let messages = Locked<[String]>([])
         var configuration = HTTPServerConfiguration()
         configuration.connectionQueueCount = 1
         configuration.headerTimeoutSeconds = 600
         let core = ServerCore(configuration: configuration,
                               responder: { _ in .ready(HTTPResponse(body: [])) },
-                              accessLog: nil, log: { messages.record($0) })
+                              accessLog: nil, log: { messages.append($0) })
         var pair: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }
@@ -125,14 +125,8 @@ import Glibc
         #expect(await waitUntil(timeout: 10) {
             core.snapshot().isEmpty && core.openCount.load(ordering: .relaxed) == 0
         })
-        #expect(messages.all.contains { $0.contains("EPOLL_CTL_MOD") && $0.contains("closing the connection") })
-        #expect(messages.all.contains { $0.contains("EPOLL_CTL_DEL") })
+        #expect(messages.value.contains { $0.contains("EPOLL_CTL_MOD") && $0.contains("closing the connection") })
+        #expect(messages.value.contains { $0.contains("EPOLL_CTL_DEL") })
     }
 }
 
-/// Set once, from any thread.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
-}

@@ -3,30 +3,22 @@ import HTTPClient
 import HTTPClientTestSupport
 import Synchronization
 import Testing
+import TestSupport
 import Upstream
 @testable import Rates
-
-/// A settable day or instant shared with `@Sendable` closures.
-final class SharedInt64: Sendable {
-    private let value: Mutex<Int64>
-    init(_ v: Int64) { value = Mutex(v) }
-    func get() -> Int64 { value.withLock { $0 } }
-    func set(_ v: Int64) { value.withLock { $0 = v } }
-    func add(_ d: Int64) { value.withLock { $0 += d } }
-}
 
 /// The service on the loopback history stubs, with a settable wall clock and cache clock.
 final class HistoryHarness: Sendable {
     let stub: StubUpstream
     let service: HistoryService
-    let wall = SharedInt64(HistoryServiceTests.today * 86_400 + 43_200)
+    let wall = Locked<Int64>(HistoryServiceTests.today * 86_400 + 43_200)
     let cacheClock = ManualCacheClock()
-    let closedThrough = SharedInt64(.max)
+    let closedThrough = Locked<Int64>(.max)
 
     init(providers: [String] = HistoryConfiguration().providers) throws {
         stub = try StubUpstream()
         let closed = closedThrough, wall = self.wall
-        HistoryStub.script(stub) { closed.get() }
+        HistoryStub.script(stub) { closed.value }
         var http = HTTPClientConfiguration()
         http.retries = 0
         http.timeoutMs = 10_000
@@ -35,7 +27,7 @@ final class HistoryHarness: Sendable {
         for id in ["bitstamp", "coinbase-exchange", "frankfurter"] { config.endpoints[id].baseURL = stub.baseURL }
         service = HistoryService(configuration: config, client: CurlHTTPClient(configuration: http),
                                  cache: CacheStore(limits: CacheLimits(), clock: cacheClock, randomUnit: { 0 }),
-                                 now: { wall.get() })
+                                 now: { wall.value })
     }
 
     func requests(_ prefix: String) -> Int { stub.requests.filter { $0.path.hasPrefix(prefix) }.count }
@@ -145,7 +137,7 @@ final class HistoryHarness: Sendable {
         #expect(h.requests(HistoryStub.bitstampPrefix) == 2)
         // Until midnight the block is fresh; after it, the next day is asked for.
         #expect(h.service.freshCloses(["USD"], days: days) != nil)
-        h.wall.add(86_400)
+        h.wall.increment(by: 86_400)
         let nextDay = try await h.service.closes(["USD"], days: days.lowerBound...(Self.yesterday + 1))
         #expect(nextDay.value("USD", day: Self.yesterday + 1) == Self.expectedUSD("bitstamp", Self.yesterday + 1))
         #expect(nextDay.value("USD", day: Self.today + 1) == nil)

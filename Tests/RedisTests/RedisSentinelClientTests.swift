@@ -15,7 +15,7 @@ struct RedisSentinelClientTests {
                                                                    timeoutMilliseconds: 2_000))
         let client = RedisClient(configuration: RedisConfiguration(
             url: RedisURL(host: "mymaster"), sentinel: RedisSentinelConfiguration(
-                sentinels: [RedisEndpoint(host: "127.0.0.1", port: unusedLoopbackPort()), // a sentinel that is down
+                sentinels: [RedisEndpoint(host: "127.0.0.1", port: try refusedPort()), // a sentinel that is down
                             RedisEndpoint(host: "127.0.0.1", port: sentinel.port)], masterName: "mymaster"),
             timeoutMilliseconds: 2_000, reconnectInitialDelayMilliseconds: 20, reconnectMaximumDelayMilliseconds: 200,
             healthCheckIntervalMilliseconds: 200))

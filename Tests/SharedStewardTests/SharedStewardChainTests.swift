@@ -11,14 +11,7 @@ import Upstream
 /// providers through the real `ProviderChain` and `StewardGate`, sharing one `redis-server`.
 @Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct SharedStewardChainTests {
-    /// Every state change either replica reports, as its log would show it.
-    final class ChangeLog: Sendable {
-        let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
-    static func steward(_ server: RedisServerProcess, replica: String, log: ChangeLog) throws -> Steward {
+    static func steward(_ server: RedisServerProcess, replica: String, log: Locked<[String]>) throws -> Steward {
         let configuration = StewardConfiguration()
         let client = RedisClient(configuration: RedisConfiguration(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 1_000))
         let state = SharedStewardState(client: client, keyPrefix: Array("almanac:".utf8),
@@ -33,7 +26,7 @@ struct SharedStewardChainTests {
 
     @Test func a429AnsweredToOneReplicaMakesTheOtherSkipTheProvider() async throws {
         let server = try await RedisServerProcess.start()
-        let log = ChangeLog()
+        let log = Locked<[String]>([]) // every state change either replica reports, as its log would show it
         let one = try Self.steward(server, replica: "one", log: log)
         let two = try Self.steward(server, replica: "two", log: log)
         let client = StubHTTPClient { request in
@@ -44,7 +37,7 @@ struct SharedStewardChainTests {
         #expect(try await Self.chain(two, client: client).answer() == "B")
         #expect(client.requests.map(\.provider) == ["a", "b", "b", "b"], "replica two never asked a")
         #expect(two.skippedCounts()["a"]?[.cooldown] == 2)
-        #expect(log.all.count == 1 && log.all.first?.hasPrefix("one a cooldownStarted") == true, "\(log.all)")
+        #expect(log.value.count == 1 && log.value.first?.hasPrefix("one a cooldownStarted") == true, "\(log.value)")
         let status = try #require(two.statuses().first { $0.provider == "a" })
         #expect(status.coolingDown && status.cooldownSeconds > 25)
         await server.stop()

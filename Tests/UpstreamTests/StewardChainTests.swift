@@ -3,16 +3,11 @@ import HTTPClient
 import HTTPClientTestSupport
 import Synchronization
 import Testing
+import TestSupport
 @testable import Upstream
 
 /// The chain with a steward, on an in-memory client and a manual clock: no sockets.
 @Suite struct StewardChainTests {
-    final class Changes: Sendable {
-        let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var count: Int { lines.withLock { $0.count } }
-    }
-
     final class ManualClock: Sendable {
         private let seconds = Mutex(0.0)
         var now: Double { seconds.withLock { $0 } }
@@ -24,7 +19,7 @@ import Testing
         .named(["a", "b"], client: client, steward: steward)
     }
 
-    func steward(_ clock: ManualClock, changes: Changes? = nil,
+    func steward(_ clock: ManualClock, changes: Locked<[String]>? = nil,
                  configure: (inout StewardConfiguration) -> Void = { _ in }) -> Steward {
         var configuration = StewardConfiguration()
         configure(&configuration)
@@ -34,7 +29,7 @@ import Testing
 
     @Test func a429SkipsTheProviderUntilRetryAfterAndTheNextAnswers() async throws {
         let clock = ManualClock()
-        let changes = Changes()
+        let changes = Locked<[String]>([])
         let client = StubHTTPClient { request in
             request.provider == "a" ? UpstreamResponse(status: 429, headers: ["Retry-After": "2"]) : StubHTTPClient.json("{}")
         }
@@ -46,19 +41,19 @@ import Testing
         clock.advance(2)
         _ = try await chain(steward, client: client).answer()
         #expect(client.requests.filter { $0.provider == "a" }.count == 2, "after Retry-After, one probe")
-        #expect(changes.count == 1, "one change: the cooldown began (the probe met another 429)")
+        #expect(changes.value.count == 1, "one change: the cooldown began (the probe met another 429)")
     }
 
     @Test func everyFailureIsReportedOnceEvenWhenALaterProviderAnswers() async throws {
         let clock = ManualClock()
-        let reported = Changes()
+        let reported = Locked<[String]>([])
         let client = StubHTTPClient { request in
             request.provider == "a" ? UpstreamResponse(status: 503) : StubHTTPClient.json("{}")
         }
         let steward = Steward(configuration: StewardConfiguration(), clock: { clock.now },
                               onFailure: { reported.append($0.provider) })
         #expect(try await chain(steward, client: client).answer() == "B")
-        #expect(reported.lines.withLock { $0 } == ["a"], "a's 503, recovered by b, reported once")
+        #expect(reported.value == ["a"], "a's 503, recovered by b, reported once")
     }
 
     @Test func everyProviderSkippedCarriesWhenToRetry() async throws {

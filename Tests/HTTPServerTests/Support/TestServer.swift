@@ -4,44 +4,27 @@ import Synchronization
 import Glibc
 
 
-/// Collects access-log entries.
-final class AccessLogRecorder: Sendable {
-    private let entries = Mutex<[AccessLogEntry]>([])
-    var all: [AccessLogEntry] { entries.withLock { $0 } }
-    func record(_ entry: AccessLogEntry) { entries.withLock { $0.append(entry) } }
-}
-
-/// Collects the server's operational messages (`errorLog`).
-final class MessageRecorder: Sendable {
-    private let messages = Mutex<[String]>([])
-    var all: [String] { messages.withLock { $0 } }
-    func record(_ message: String) { messages.withLock { $0.append(message) } }
-}
-
-/// Counts the `/spin` requests whose handler has started.
-final class SpinCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    var started: Int { count.load(ordering: .acquiring) }
-    func start() { count.add(1, ordering: .releasing) }
-}
 
 /// A real server on an ephemeral 127.0.0.1 port, answering through the shared `Router`.
 struct TestServer {
     let server: HTTPServer
     let port: Int
     let gate: Gate
-    let log: AccessLogRecorder
-    let errors: MessageRecorder
-    let spins: SpinCounter
+    /// The access-log entries, in order.
+    let log: Locked<[AccessLogEntry]>
+    /// The server's operational messages (`errorLog`), in order.
+    let errors: Locked<[String]>
+    /// How many `/spin` requests have started their handler.
+    let spins: Locked<Int>
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
 
-    static func router(gate: Gate, spins: SpinCounter = SpinCounter()) -> Router {
+    static func router(gate: Gate, spins: Locked<Int> = Locked(0)) -> Router {
         var router = Router()
         // Holds its connection queue for `ms` (a handler that blocks): whatever else arrives
         // for that queue meanwhile waits, in order, behind it.
         router.get("/spin/{ms}") { _, params in
-            spins.start()
+            spins.increment()
             usleep(UInt32(params["ms"].flatMap { UInt32($0) } ?? 0) * 1000)
             return .ready(HTTPResponse(body: Array("spun".utf8)))
         }
@@ -106,20 +89,20 @@ struct TestServer {
         configuration.lingerTimeoutSeconds = 0.5
         configure(&configuration)
         let gate = Gate()
-        let log = AccessLogRecorder()
-        let errors = MessageRecorder()
-        let spins = SpinCounter()
+        let log = Locked<[AccessLogEntry]>([])
+        let errors = Locked<[String]>([])
+        let spins = Locked(0)
         let router = router(gate: gate, spins: spins)
         let server = HTTPServer(configuration: configuration,
                                 responder: { router.respond(to: $0) },
-                                accessLog: { log.record($0) },
-                                errorLog: { errors.record($0) })
+                                accessLog: { log.append($0) },
+                                errorLog: { errors.append($0) })
         let port = try server.start()
         return TestServer(server: server, port: port, gate: gate, log: log, errors: errors, spins: spins)
     }
 
-    func client(timeout: Double = 10) throws -> TestClient {
-        try TestClient(port: port, timeout: timeout)
+    func client(timeout: Double = 10) throws -> RawHTTPClient {
+        try RawHTTPClient(port: port, timeout: timeout)
     }
 
     func stop() async {
