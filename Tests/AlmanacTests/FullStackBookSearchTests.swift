@@ -27,7 +27,7 @@ extension FullStackTests {
             }, body)
         }
 
-        static func items(_ r: WireResponse) -> [JSONValue] {
+        static func items(_ r: RawHTTPResponse) -> [JSONValue] {
             guard case let .array(items)? = r.json?["items"] else { return [] }
             return items
         }

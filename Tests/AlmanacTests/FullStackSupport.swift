@@ -162,9 +162,6 @@ final class FullStack: Sendable {
 
 // MARK: - A raw HTTP/1.1 client (shared, in `TestSupport`)
 
-/// Only for `FullStackBookSearchTests` until it names `RawHTTPResponse` itself; new code uses
-/// `RawHTTPClient` and `RawHTTPResponse` directly.
-typealias WireResponse = RawHTTPResponse
 typealias Deadline = TestDeadline
 
 extension RawHTTPResponse {

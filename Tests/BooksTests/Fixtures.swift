@@ -74,7 +74,7 @@ enum Fixtures {
       "language":"en"}}]}
     """
 
-    static let googleNotFound = #"{"kind":"books#volumes","totalItems":0}"#
+    static let googleNotFound = UpstreamFixtures.googleNotFound
 
     static let openLibraryPragmatic = """
     {"ISBN:9780201616224": {
