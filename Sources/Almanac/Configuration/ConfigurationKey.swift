@@ -41,10 +41,18 @@ struct ConfigurationKey {
 
     static func integer(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Int>,
                         _ range: ClosedRange<Int>) -> ConfigurationKey {
+        ranged(path, kp, range, expected: "an integer \(range.lowerBound)–\(range.upperBound)") { $0.integer }
+    }
+
+    /// A value `read` from the input, accepted only within `range`: the one rule behind
+    /// `integer` and `number`.
+    private static func ranged<Value: Comparable>(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Value>,
+                                                  _ range: ClosedRange<Value>, expected: String,
+                                                  read: @escaping (ConfigurationInput) -> Value?) -> ConfigurationKey {
         ConfigurationKey(
-            path: path, expected: "an integer \(range.lowerBound)–\(range.upperBound)", isSecret: false,
+            path: path, expected: expected, isSecret: false,
             apply: { config, input in
-                guard let v = input.integer, range.contains(v) else { return false }
+                guard let v = read(input), range.contains(v) else { return false }
                 config[keyPath: kp] = v
                 return true
             },
@@ -68,14 +76,7 @@ struct ConfigurationKey {
     /// A number within `range`; fractions allowed (a percentage).
     static func number(_ path: String, _ kp: WritableKeyPath<AlmanacConfiguration, Double>,
                        _ range: ClosedRange<Double>) -> ConfigurationKey {
-        ConfigurationKey(
-            path: path, expected: "a number from \(range.lowerBound) to \(range.upperBound)", isSecret: false,
-            apply: { config, input in
-                guard let v = input.double, range.contains(v) else { return false }
-                config[keyPath: kp] = v
-                return true
-            },
-            render: { $0[keyPath: kp] })
+        ranged(path, kp, range, expected: "a number from \(range.lowerBound) to \(range.upperBound)") { $0.double }
     }
 
     /// A non-negative number (a rate); fractions allowed (0.2 = 12 a minute).
