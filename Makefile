@@ -110,7 +110,7 @@ docker-check: deps docker-deps
 
 ## Benchmarks (report only; never fail a build): almanac vs nginx, cache, client.
 bench: deps
-	scripts/bench.sh
+	bench/bench.sh
 
 ## Every libFuzzer target, one after another, FUZZ_SECONDS each (default 600; about 70 minutes).
 fuzz: deps
@@ -118,7 +118,7 @@ fuzz: deps
 
 ## Mixed traffic against the release binary for SOAK_SECONDS (default 600).
 soak: deps
-	scripts/soak.sh
+	bench/soak.sh
 
 clean:
 	rm -rf .build

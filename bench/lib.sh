@@ -1,4 +1,5 @@
-# bench/lib.sh — helpers shared by scripts/{bench,soak,slowclients,schemathesis,redbot}.sh
+# bench/lib.sh — helpers shared by the benchmarks (bench/*.sh) and the harness scripts
+# (scripts/{demo,cluster,observability-check,schemathesis,redbot}.sh)
 # Source it; it defines functions and a cleanup trap. Every process started here is
 # recorded and stopped by its PID on exit (never by name).
 #

@@ -1,5 +1,5 @@
 // bench-cache: hit throughput of the cache's two read paths and its memory overhead per entry.
-// Run with `scripts/bench-cache.sh` (release build); prints a Markdown table.
+// Run with `bench/bench-cache.sh` (release build); prints a Markdown table.
 import Cache
 import Dispatch
 import Foundation

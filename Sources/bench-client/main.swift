@@ -1,5 +1,5 @@
 // Upstream round trips per second through CurlHTTPClient against a local keep-alive server.
-// Usage: bench-client URL [N=2000] [CONCURRENCY=64]   (scripts/bench-client.sh runs it)
+// Usage: bench-client URL [N=2000] [CONCURRENCY=64]   (bench/bench-client.sh runs it)
 import Foundation
 import HTTPClient
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/slowclients.sh — slow-client resistance of the release binary.
+# bench/slowclients.sh — slow-client resistance of the release binary.
 #
 # almanac runs with server.headerTimeoutSeconds=5 and server.idleTimeoutSeconds=10.
 # 1. unloaded baseline: wrk -t1 -c10 -d20s --latency on GET /v1/rates (cached hit)
@@ -15,9 +15,9 @@
 #    Slow connections are "closed within the timeouts" when the server-side count stays
 #    near rate × (timeout + 2 s) and drains within timeout + 3 s after the attack ends.
 #
-#   scripts/slowclients.sh      BENCH_QUICK=1 for a smoke run; EVIDENCE_KEEP=1 keeps logs
+#   bench/slowclients.sh      BENCH_QUICK=1 for a smoke run; EVIDENCE_KEEP=1 keeps logs
 # Output: markdown on stdout and in bench-results/slowclients-<UTC time>.md.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 HEADER_TIMEOUT=5
 IDLE_TIMEOUT=10
@@ -54,10 +54,10 @@ run_wrk() { # run_wrk LABEL
   "$PYTHON" "$ROOT/bench/wrk_report.py" parse "$WORK/wrk-$1.txt" mode="$1"
 }
 
-emit "# almanac evidence: scripts/slowclients.sh"
+emit "# almanac evidence: bench/slowclients.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`scripts/slowclients.sh\` (BENCH_QUICK=${BENCH_QUICK:-0}); headerTimeoutSeconds=$HEADER_TIMEOUT, idleTimeoutSeconds=$IDLE_TIMEOUT, maxConnections=$ALMANAC_SERVER_MAX_CONNECTIONS"
+emit "- command: \`bench/slowclients.sh\` (BENCH_QUICK=${BENCH_QUICK:-0}); headerTimeoutSeconds=$HEADER_TIMEOUT, idleTimeoutSeconds=$IDLE_TIMEOUT, maxConnections=$ALMANAC_SERVER_MAX_CONNECTIONS"
 emit "- normal clients: \`wrk -t1 -c10 -d${WRK_D}s --latency $URL\` (cached hit), started ${RAMP}s into each attack"
 emit "- attack: \`slowhttptest -c $SLOW_TOTAL -r $SLOW_RATE -l $SLOW_LEN\` (≈ $((SLOW_RATE * HEADER_TIMEOUT)) concurrent at a ${HEADER_TIMEOUT}s timeout; ≈ 1,000 with the defaults)"
 emit ""

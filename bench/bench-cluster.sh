@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench-cluster.sh — what the shared cache layer (L2, Redis) costs and saves, on three
+# bench/bench-cluster.sh — what the shared cache layer (L2, Redis) costs and saves, on three
 # release replicas sharing one redis-server, all on 127.0.0.1 (part of `make bench`):
 #
 #   1. An L2 hit: CLUSTER_KEYS (2000) books never asked for are fetched once through replica 1
@@ -14,7 +14,7 @@
 #      (bench/requests.py burst --port ×3), the stub answering in 300 ms; the stub counts the
 #      requests the whole cluster sent. Target: 1 Google Books request.
 #
-#   BENCH_SKIP_BUILD=1 scripts/bench-cluster.sh     reuse .build/release/almanac
+#   BENCH_SKIP_BUILD=1 bench/bench-cluster.sh     reuse .build/release/almanac
 #   BENCH_QUICK=1                                   500 keys, 300 connections, one run
 #   CLUSTER_RUNS=3                                  runs of each (the report gives each and the median)
 #   ALMANAC_CACHE_REDIS_TIMEOUT_MS=250              any ALMANAC_* setting reaches the replicas
@@ -23,7 +23,7 @@
 # except every provider at the stub, no provider budget (the stub is not a public API) and
 # log level error. Output: markdown on stdout and in bench-results/cluster-<UTC time>.md.
 # Report only: the exit status is non-zero only when the harness cannot run.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [ "${BENCH_QUICK:-0}" = 1 ]; then KEYS=500; BURST=300; RUNS=1; else
   KEYS="${CLUSTER_KEYS:-2000}"; BURST="${CLUSTER_BURST:-1000}"; RUNS="${CLUSTER_RUNS:-3}"; fi
@@ -73,7 +73,7 @@ print("p99 ≤ %s ms, %.1f %% ≤ 1 ms" % ("%g" % (p99 * 1000) if p99 != float("
 PY
 }
 
-emit "# almanac evidence: scripts/bench-cluster.sh (three replicas, one Redis)"
+emit "# almanac evidence: bench/bench-cluster.sh (three replicas, one Redis)"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$0\` (BENCH_QUICK=${BENCH_QUICK:-0}): $KEYS keys, a burst of $BURST, $RUNS run(s)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/bench-limit.sh — what a new client gets while every connection slot is held
-# (run by `make bench` through scripts/bench.sh; also on its own).
+# bench/bench-limit.sh — what a new client gets while every connection slot is held
+# (run by `make bench` through bench/bench.sh; also on its own).
 #
 # almanac with server.maxConnections = LIMIT, and nginx with one worker and
 # worker_connections = LIMIT + 2 (its listening socket and the worker's channel to the master
@@ -16,12 +16,12 @@
 # worker_connections are free it closes reusable connections (idle keep-alive, or waiting for
 # a first request), up to 32 at a time — so it already closes some while the LIMIT open.
 #
-#   scripts/bench-limit.sh                    LIMIT=500 PROBES=50
-#   LIMIT=200 PROBES=20 scripts/bench-limit.sh
+#   bench/bench-limit.sh                    LIMIT=500 PROBES=50
+#   LIMIT=200 PROBES=20 bench/bench-limit.sh
 #   BENCH_SKIP_BUILD=1                        reuse .build/release/almanac
 #
 # Output: markdown on stdout and in bench-results/bench-limit-<UTC time>.md.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LIMIT="${LIMIT:-500}"
 PROBES="${PROBES:-50}"
 need_cmd curl curl
@@ -44,7 +44,7 @@ curl -s -D "$WORK/rates.headers" -o "$WORK/rates.body" "$APP/v1/rates"
 CTYPE="$(awk -F': ' 'tolower($1)=="content-type"{print $2}' "$WORK/rates.headers" | tr -d '\r')"
 stop_pid "$APP_PID" 10
 
-emit "# almanac evidence: scripts/bench-limit.sh"
+emit "# almanac evidence: bench/bench-limit.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$0\` (LIMIT=$LIMIT, PROBES=$PROBES)"

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# scripts/bench.sh — `make bench`: almanac vs nginx vs the floor (bench/floor.c) on cached hits,
+# bench/bench.sh — `make bench`: almanac vs nginx vs the floor (bench/floor.c) on cached hits,
 # with server CPU per hit and its ratios; memory per idle connection,
 # single-flight on a cold key, upstream connection reuse, then the
 # component benches when present. Reports numbers; never fails a build on them
 # (exit status is non-zero only when the harness itself cannot run).
 #
-#   scripts/bench.sh                 full run (~5 min on 2 cores)
-#   BENCH_QUICK=1 scripts/bench.sh   smoke run: every duration tiny
+#   bench/bench.sh                 full run (~5 min on 2 cores)
+#   BENCH_QUICK=1 bench/bench.sh   smoke run: every duration tiny
 #   BENCH_SKIP_BUILD=1               reuse .build/release/almanac
-#   BENCH_SKIP_COMPONENTS=1          skip scripts/bench-{server,cache,client}.sh
+#   BENCH_SKIP_COMPONENTS=1          skip bench/bench-{server,cache,client}.sh
 #   BENCH_HITS_ONLY=1                only the cached-hits comparison (almanac, nginx, the floor)
 #   BENCH_INDEX_COMPARE=0            no almanac-index-off row (by default the same binary with
 #                                    the price index off takes its turn beside almanac, whose
 #                                    index is on and must serve: `source` "index")
 #   FLOOR_WORKERS=2                  the floor's forked workers (NGINX_WORKERS: nginx's)
-#   (always run: scripts/storm.sh, the quota storm against a provider answering 429, and
-#   scripts/bench-cluster.sh, three replicas sharing Redis)
+#   (always run: bench/storm.sh, the quota storm against a provider answering 429, and
+#   bench/bench-cluster.sh, three replicas sharing Redis)
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
 #   BENCH_ACCESS_LOG=1               both servers log every request to a file: almanac at
 #                                    log level info (its production default; JSON lines),
@@ -24,7 +24,7 @@
 #                                    log level error, nginx access_log off).
 #
 # Output: markdown on stdout and in bench-results/bench-<UTC time>.md.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 QUICK="${BENCH_QUICK:-0}"
 if [ "$QUICK" = 1 ]; then
@@ -115,7 +115,7 @@ server_pids() {
   esac
 }
 
-emit "# almanac evidence: scripts/bench.sh"
+emit "# almanac evidence: bench/bench.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- command: \`$CMDLINE\`"
@@ -245,7 +245,7 @@ emit ""
 stop_pid "$APP_PID" 10; stop_pid "$NGINX_PID" 5
 emit "## Memory per idle keep-alive connection"
 emit ""
-emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers). almanac runs with \`server.maxConnections\` = N, so the N idle connections hold every slot; then $IDLE_PROBES probes (new connections, one request each, kept open) show that newcomers are still served, each by closing the longest-idle connection (\"still open\" counts the held ones left). nginx is not at its limit here (worker_connections 16384 per worker); \`scripts/bench-limit.sh\` below compares both at the same limit."
+emit "\`bench/idle_conns.py\`: a freshly started server (warmed with one \`GET /v1/rates\`), N connections, one \`GET /v1/rates\` each (response read), then idle; VmRSS before/after (nginx: master + workers). almanac runs with \`server.maxConnections\` = N, so the N idle connections hold every slot; then $IDLE_PROBES probes (new connections, one request each, kept open) show that newcomers are still served, each by closing the longest-idle connection (\"still open\" counts the held ones left). nginx is not at its limit here (worker_connections 16384 per worker); \`bench/bench-limit.sh\` below compares both at the same limit."
 emit ""
 emit "| server | connections | opened | still open after hold | RSS before KiB | RSS after KiB | bytes per connection (target ≤ 2048) | probes answered 200 (p50 / max ms) | errors |"
 emit "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -278,7 +278,7 @@ emit ""
 # Instructions per cached hit, counted by callgrind, for a client without Accept-Encoding and
 # one that accepts gzip (served the stored twin): the figure that says what gzip costs a hit.
 if [ "${BENCH_SKIP_GZIP:-0}" != 1 ] && command -v valgrind >/dev/null; then
-  emit "## Hit path with and without \`Accept-Encoding: gzip\` (callgrind, \`scripts/profile-hit.sh\`)"
+  emit "## Hit path with and without \`Accept-Encoding: gzip\` (callgrind, \`bench/profile-hit.sh\`)"
   emit ""
   emit "| client | instructions per cached \`GET /v1/rates\` hit |"
   emit "| --- | --- |"
@@ -286,7 +286,7 @@ if [ "${BENCH_SKIP_GZIP:-0}" != 1 ] && command -v valgrind >/dev/null; then
   for coding in "" gzip; do
     log "profile-hit with Accept-Encoding: ${coding:-none}"
     per="$(cd "$ROOT" && BENCH_SKIP_BUILD=1 APP_BIN="$APP_BIN" PROFILE_REQUESTS=$preq PROFILE_ACCEPT_ENCODING="$coding" \
-      timeout 900 bash scripts/profile-hit.sh 2>/dev/null | sed -n 's/^\*\*Instructions per request: \([0-9]*\)\*\*.*/\1/p')"
+      timeout 900 bash bench/profile-hit.sh 2>/dev/null | sed -n 's/^\*\*Instructions per request: \([0-9]*\)\*\*.*/\1/p')"
     emit "| Accept-Encoding: ${coding:-(none)} | ${per:-not measured} |"
   done
   emit ""
@@ -294,27 +294,27 @@ fi
 
 # ---------------------------------------------------------------- quota storm
 # Its own almanac and stub (the storm needs Google answering 429), on the binary built above.
-log "running scripts/storm.sh"
-emit "## Quota storm (scripts/storm.sh)"
+log "running bench/storm.sh"
+emit "## Quota storm (bench/storm.sh)"
 emit ""
-(cd "$ROOT" && BENCH_SKIP_BUILD=1 timeout 300 bash scripts/storm.sh 2>/dev/null | sed -n '/^| figure/,$p') >>"$REPORT" || emit "(exit status $?)"
+(cd "$ROOT" && BENCH_SKIP_BUILD=1 timeout 300 bash bench/storm.sh 2>/dev/null | sed -n '/^| figure/,$p') >>"$REPORT" || emit "(exit status $?)"
 
 # ---------------------------------------------------------------- a cluster
 # Three replicas of its own sharing one redis-server: an L2 hit's latency, and one cold key
 # asked 1,000 times at once across the replicas.
-log "running scripts/bench-cluster.sh"
-emit "## A cluster: three replicas sharing Redis (scripts/bench-cluster.sh)"
+log "running bench/bench-cluster.sh"
+emit "## A cluster: three replicas sharing Redis (bench/bench-cluster.sh)"
 emit ""
-(cd "$ROOT" && BENCH_SKIP_BUILD=1 BENCH_QUICK="$QUICK" timeout 900 bash scripts/bench-cluster.sh 2>/dev/null |
+(cd "$ROOT" && BENCH_SKIP_BUILD=1 BENCH_QUICK="$QUICK" timeout 900 bash bench/bench-cluster.sh 2>/dev/null |
   sed -n '/^- cache.redis/p; /^- topology/p; /^## An L2 hit/,$p' | sed 's/^## /### /') >>"$REPORT" || emit "(exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- at the connection limit
-emit "## At the connection limit (scripts/bench-limit.sh)"
+emit "## At the connection limit (bench/bench-limit.sh)"
 emit ""
 if [ "$QUICK" = 1 ]; then lenv=(LIMIT=100 PROBES=10); else lenv=(); fi
-(cd "$ROOT" && env BENCH_SKIP_BUILD=1 "${lenv[@]}" timeout 600 bash scripts/bench-limit.sh 2>/dev/null | sed -n '/^- command/,$p') >>"$REPORT" ||
-  emit "(scripts/bench-limit.sh: exit status $?)"
+(cd "$ROOT" && env BENCH_SKIP_BUILD=1 "${lenv[@]}" timeout 600 bash bench/bench-limit.sh 2>/dev/null | sed -n '/^- command/,$p') >>"$REPORT" ||
+  emit "(bench/bench-limit.sh: exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- component benches
@@ -322,17 +322,17 @@ if [ "${BENCH_SKIP_COMPONENTS:-0}" != 1 ]; then
   emit "## Component benches"
   emit ""
   for s in bench-server bench-cache bench-client; do
-    f="$ROOT/scripts/$s.sh"
+    f="$ROOT/bench/$s.sh"
     if [ -f "$f" ]; then
-      log "running scripts/$s.sh"
-      emit "### scripts/$s.sh"
+      log "running bench/$s.sh"
+      emit "### bench/$s.sh"
       emit ""
       emit '```'
       if [ "$QUICK" = 1 ]; then qenv=(DURATION=2s RUNS=1 IDLE=300 N=200); else qenv=(); fi
       (cd "$ROOT" && env BENCH_QUICK="$QUICK" "${qenv[@]}" timeout 900 bash "$f" 2>&1 | tail -60) >>"$REPORT" || emit "(exit status $?)"
       emit '```'
     else
-      emit "- scripts/$s.sh: not present in this checkout"
+      emit "- bench/$s.sh: not present in this checkout"
     fi
     emit ""
   done

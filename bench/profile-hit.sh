@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/profile-hit.sh — instructions per cached hit, counted by valgrind's callgrind.
+# bench/profile-hit.sh — instructions per cached hit, counted by valgrind's callgrind.
 #
 # Wall-clock benchmarks on a shared 2-core VM vary by ±40% from run to run; instruction
 # counts hardly do (same binary, same inputs → the same count to within ~1%, whatever else
@@ -10,19 +10,19 @@
 # functions that cost the most (inclusive and self). Compare two commits by running it on
 # each: the figure that matters is "Ir per request".
 #
-#   scripts/profile-hit.sh                        (20,000 requests over 8 connections)
-#   PROFILE_PATH=/v1/rates/USD scripts/profile-hit.sh
-#   BENCH_SKIP_BUILD=1 APP_BIN=/path/to/almanac scripts/profile-hit.sh
-#   ALMANAC_LOG_LEVEL=info scripts/profile-hit.sh (with the access log, as in production)
-#   PROFILE_ACCEPT_ENCODING=gzip scripts/profile-hit.sh (clients that accept gzip: the
+#   bench/profile-hit.sh                        (20,000 requests over 8 connections)
+#   PROFILE_PATH=/v1/rates/USD bench/profile-hit.sh
+#   BENCH_SKIP_BUILD=1 APP_BIN=/path/to/almanac bench/profile-hit.sh
+#   ALMANAC_LOG_LEVEL=info bench/profile-hit.sh (with the access log, as in production)
+#   PROFILE_ACCEPT_ENCODING=gzip bench/profile-hit.sh (clients that accept gzip: the
 #                                 stored gzip twin is served)
-#   PROFILE_INDEX=off scripts/profile-hit.sh (the price index off, `rates.index.providers`
+#   PROFILE_INDEX=off bench/profile-hit.sh (the price index off, `rates.index.providers`
 #                                 empty; by default it is on, its five exchanges at the stub,
 #                                 and the run stops unless `GET /v1/rates` says `source` "index")
 #
 # Output: a markdown report on stdout and in bench-results/profile-hit-<UTC>.md; the raw
 # callgrind.out stays in the temp dir with EVIDENCE_KEEP=1. Needs valgrind (apt-get).
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_cmd valgrind valgrind
 need_cmd callgrind_control valgrind
 need_cmd callgrind_annotate valgrind
@@ -102,10 +102,10 @@ DUMP="$(ls -t "$OUTFILE".* 2>/dev/null | sed -n 1p)"
 TOTAL="$(awk '/^summary:/{print $2}' "$DUMP")"
 PER_REQUEST=$(( TOTAL / REQUESTS ))
 
-emit "# almanac evidence: scripts/profile-hit.sh"
+emit "# almanac evidence: bench/profile-hit.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`scripts/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, PROFILE_INDEX=$INDEX, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- command: \`bench/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, PROFILE_INDEX=$INDEX, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
 emit "- rates table served: \`source\` $SOURCE"
 emit "- valgrind: $(valgrind --version); non-200 answers: $FAILED"
 emit ""

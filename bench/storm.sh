@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# scripts/storm.sh — the quota storm: STORM_N (300) distinct valid ISBNs, STORM_CONCURRENCY (20)
+# bench/storm.sh — the quota storm: STORM_N (300) distinct valid ISBNs, STORM_CONCURRENCY (20)
 # at a time, against the release binary, while the stub's Google Books answers every request
 # with 429 and `Retry-After: 1` (Open Library, unbudgeted here, knows every book). Prints how
 # many requests reached Google, how long the storm took, the slowest client wait and the
 # statuses, against the targets: ≤ 30 requests to Google, storm < 6 s, no client > 2 s.
 #
-#   scripts/storm.sh                    build (unless BENCH_SKIP_BUILD=1) and run
+#   bench/storm.sh                    build (unless BENCH_SKIP_BUILD=1) and run
 #   STORM_N=300 STORM_CONCURRENCY=20    the storm's size
 #   STORM_DELAY_MS=200                  every stub answer takes this long (default 0): a storm
 #                                       that outlasts the cooldown, so the probes show
 #
 # Report only: the exit status is non-zero only when the harness cannot run.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 N="${STORM_N:-300}"
 CONC="${STORM_CONCURRENCY:-20}"
@@ -80,7 +80,7 @@ STATUSES="$(J 'json.dumps(d["statuses"], sort_keys=True)' <"$WORK/storm.json")"
 SKIPPED="$(curl -s "$APP/metrics" | { grep '^almanac_upstream_skipped_total{provider="google-books"' || true; } | tr '\n' ' ')"
 verdict() { if "$PYTHON" -c "import sys; sys.exit(0 if $1 else 1)"; then echo "yes"; else echo "NO"; fi; }
 
-emit "# almanac evidence: scripts/storm.sh"
+emit "# almanac evidence: bench/storm.sh"
 emit ""
 machine_header >>"$REPORT"
 emit "- storm: $N distinct valid ISBNs, $CONC at a time, \`GET /v1/books/{isbn}\` on fresh connections; google-books answers 429 with Retry-After: 1; open-library answers (no budget); every stub answer delayed ${DELAY} ms"

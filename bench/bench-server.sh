@@ -20,7 +20,7 @@ PROBES=${PROBES:-20}
 NGINX_WORKERS=${NGINX_WORKERS:-2}
 # Free loopback ports outside the kernel's ephemeral range (fixed ones collide with whatever else
 # runs here; scripts/free_port.py says how they are chosen).
-free_port() { python3 "$(dirname "${BASH_SOURCE[0]}")/free_port.py"; }
+free_port() { python3 "$(dirname "${BASH_SOURCE[0]}")/../scripts/free_port.py"; }
 ALMANAC_PORT=${ALMANAC_PORT:-$(free_port)}
 NGINX_PORT=${NGINX_PORT:-$(free_port)}
 
@@ -108,40 +108,20 @@ for c in 50 256; do
     done
 done
 
-# Resident memory of a process tree (nginx: master + workers), in KiB.
-rss_kib() {
-    local total=0 pid
-    for pid in "$1" $(pgrep -P "$1" || true); do
-        total=$((total + $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")))
-    done
-    echo "$total"
-}
-
+# bench/idle_conns.py holds IDLE connections (one request answered on each) and reports the RSS
+# growth of the server's process tree (nginx: master + workers) and what PROBES newcomers got.
+idle_field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 declare -A IDLE_BYTES PROBED
 for name in almanac nginx; do
-    port=$ALMANAC_PORT; pid=$ALMANAC_PID
-    [ "$name" = nginx ] && { port=$NGINX_PORT; pid=$NGINX_PID; }
-    before=$(rss_kib "$pid")
-    python3 scripts/idle-connections.py "$port" "$IDLE" "$PROBES" "$TMP/probe-$name" > "$TMP/idle-$name.out" 2>&1 &
-    client=$!
-    PIDS+=("$client")
-    for _ in $(seq 1 600); do
-        grep -q '^ready' "$TMP/idle-$name.out" && break
-        kill -0 "$client" 2>/dev/null || { cat "$TMP/idle-$name.out" >&2; exit 1; }
-        sleep 0.1
-    done
-    sleep 1
-    after=$(rss_kib "$pid")
-    IDLE_BYTES[$name]=$(( (after - before) * 1024 / IDLE ))
-    echo "$name idle: RSS $before KiB -> $after KiB for $IDLE connections" >&2
-    touch "$TMP/probe-$name"
-    for _ in $(seq 1 200); do
-        grep -q '^probes' "$TMP/idle-$name.out" && break
-        sleep 0.1
-    done
-    PROBED[$name]=$(awk '/^probes/ { printf "%d / %d answered 200 (p50 %s ms, max %s ms)", $2, $3, $4, $5 }' "$TMP/idle-$name.out")
-    kill "$client"
-    wait "$client" 2>/dev/null || true
+    port=$ALMANAC_PORT; pids=(--pid "$ALMANAC_PID")
+    [ "$name" = nginx ] && { port=$NGINX_PORT; pids=(--pid "$NGINX_PID" --children); }
+    res=$(python3 bench/idle_conns.py --port "$port" "${pids[@]}" -n "$IDLE" --path /rates \
+        --settle 1 --hold 0 --probes "$PROBES")
+    IDLE_BYTES[$name]=$(printf '%s' "$res" | idle_field bytes_per_conn | cut -d. -f1)
+    echo "$name idle: RSS $(printf '%s' "$res" | idle_field rss_before_kib) KiB -> $(printf '%s' "$res" | idle_field rss_after_kib) KiB for $IDLE connections" >&2
+    PROBED[$name]=$(printf '%s' "$res" | python3 -c 'import json, sys
+r = json.load(sys.stdin)
+print("%d / %d answered 200 (p50 %s ms, max %s ms)" % (r["probes_ok"], r["probes"], r["probe_p50_ms"], r["probe_max_ms"]))')
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

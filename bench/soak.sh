@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/soak.sh — `make soak`: SOAK_SECONDS (default 600) of mixed traffic against the
+# bench/soak.sh — `make soak`: SOAK_SECONDS (default 600) of mixed traffic against the
 # release binary and the stub upstream (bench/soak_driver.py), with upstream faults
 # switched on and off every ~30 s and slow clients alongside.
 #
@@ -9,14 +9,14 @@
 # but for libdispatch's one timerfd), RSS drift after warm-up (sampled every 10 s; must stay under 10 %), status
 # code histogram and client-side errors by cause, contract deviations.
 #
-#   SOAK_SECONDS=600 SOAK_RATE=150 scripts/soak.sh
+#   SOAK_SECONDS=600 SOAK_RATE=150 bench/soak.sh
 #   SOAK_SKIP_KINDS=batch  leaves request kinds out (names in bench/soak_driver.py KINDS)
 #   BENCH_SKIP_BUILD=1 reuses .build/release/almanac; EVIDENCE_KEEP=1 keeps logs.
 #   ALMANAC_LOG_LEVEL=info  with the access log on (default: error, like make bench); the
 #                           report counts the access lines written.
 # Output: markdown on stdout and bench-results/soak-<UTC time>.md (+ .json).
 # Exit status: 0 when the harness ran (even if targets were missed), unless SOAK_STRICT=1.
-source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SOAK_SECONDS="${SOAK_SECONDS:-600}"
 SOAK_RATE="${SOAK_RATE:-150}"
@@ -113,10 +113,10 @@ else
 fi
 
 # ---------------------------------------------------------------- report
-emit "# almanac evidence: scripts/soak.sh"
+emit "# almanac evidence: bench/soak.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`SOAK_SECONDS=$SOAK_SECONDS SOAK_RATE=$SOAK_RATE${SOAK_SKIP_KINDS:+ SOAK_SKIP_KINDS=$SOAK_SKIP_KINDS} scripts/soak.sh\` (slow clients $SOAK_SLOW, faults toggled every ${FAULT_INTERVAL}s, headerTimeout ${HEADER_TIMEOUT}s, idleTimeout ${IDLE_TIMEOUT}s, rates TTL $ALMANAC_RATES_TTL_SECONDS s, books TTL $ALMANAC_BOOKS_TTL_SECONDS s, cache.maxEntries $ALMANAC_CACHE_MAX_ENTRIES, upstream timeout $ALMANAC_UPSTREAM_TIMEOUT_MS ms)"
+emit "- command: \`SOAK_SECONDS=$SOAK_SECONDS SOAK_RATE=$SOAK_RATE${SOAK_SKIP_KINDS:+ SOAK_SKIP_KINDS=$SOAK_SKIP_KINDS} bench/soak.sh\` (slow clients $SOAK_SLOW, faults toggled every ${FAULT_INTERVAL}s, headerTimeout ${HEADER_TIMEOUT}s, idleTimeout ${IDLE_TIMEOUT}s, rates TTL $ALMANAC_RATES_TTL_SECONDS s, books TTL $ALMANAC_BOOKS_TTL_SECONDS s, cache.maxEntries $ALMANAC_CACHE_MAX_ENTRIES, upstream timeout $ALMANAC_UPSTREAM_TIMEOUT_MS ms)"
 emit ""
 "$PYTHON" - "$WORK/driver.json" "$SAMPLES" "$WARMUP" "$ALIVE_END" "$EXIT_STATUS" "$BASE" "$AFTER" "$DRAIN_S" >>"$REPORT" <<'PY'
 import json, sys

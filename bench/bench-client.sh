@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Upstream round trips per second: CurlHTTPClient vs the curl CLI, against a local nginx
 # (keep-alive) serving a small JSON file on 127.0.0.1. nginx runs by PID with a temp config.
-# Usage: scripts/bench-client.sh   (N=2000 C=64 by default; `make bench` calls it)
+# Usage: bench/bench-client.sh   (N=2000 C=64 by default; `make bench` calls it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-2000}
@@ -21,7 +21,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=$(python3 "$(dirname "${BASH_SOURCE[0]}")/free_port.py" 2>/dev/null || echo 18089)
+port=$(python3 "$(dirname "${BASH_SOURCE[0]}")/../scripts/free_port.py" 2>/dev/null || echo 18089)
 mkdir -p "$tmp/www" "$tmp/logs"
 printf '{"data":{"currency":"BTC","rates":{"USD":"91234.56","EUR":"84120.10","GBP":"72011.93"}}}\n' > "$tmp/www/rates.json"
 cat > "$tmp/nginx.conf" <<CONF
