@@ -26,7 +26,6 @@ Exit status 0 when every check passes; each failure is printed.
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -35,6 +34,7 @@ import urllib.request
 
 import yaml
 
+from default_signals import default_signals
 from free_port import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -73,16 +73,6 @@ def get(url, headers=None):
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
     except OSError:
         return 0, {}, b""
-
-
-def default_signals():
-    """Run in the child before exec: every signal at its default action and none blocked.
-    `make test` started from a background job (`make test &`) inherits SIGINT and SIGQUIT
-    ignored, and a shell started with a signal ignored can never trap it: the Ctrl-C below
-    would never reach `make cluster`. A child started this way behaves as from a terminal."""
-    for number in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
 def check_cluster():

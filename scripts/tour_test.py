@@ -30,6 +30,7 @@ import tempfile
 import time
 import urllib.request
 
+from default_signals import default_signals
 from free_port import free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,7 +96,8 @@ def run_tour(document, heading, record):
     token = "demo-admin-token"
     env = dict(os.environ, DEMO_PORT=str(port), TOKEN=token)
     demo = subprocess.Popen([os.path.join(ROOT, "scripts", "demo.sh")], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            preexec_fn=default_signals)
     passed, failed = 0, 0
     try:
         deadline = time.time() + 600
