@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Upstream", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
-        // deadlines); never linked into the product.
+        // deadlines, child processes with default signal actions, the checkout's root); never
+        // linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
         .target(name: "Cache", dependencies: ["Base"]),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
@@ -62,7 +63,7 @@ let package = Package(
         .target(name: "Books", dependencies: ["Base", "HTTPClient", "Upstream", "Cache"]),
         // The build's git commit as a C string (a C macro can carry a string; a Swift
         // compilation condition cannot), defined for this one file only. DWARF 4 like the
-        // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
+        // Swift objects: clang's default DWARF 5 stops valgrind (bench/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
         .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
@@ -85,7 +86,11 @@ let package = Package(
         .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
+        // The app's own logic: routes, configuration, CLI, documents; in process, no sockets.
         .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "Cache", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
+        // The whole stack over sockets: the app on a real port, the built `almanac` binary, the
+        // three-replica cluster, against stub upstreams and real redis-server/redis-sentinel.
+        .testTarget(name: "AlmanacEndToEndTests", dependencies: ["Almanac", "Base", "Cache", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
     ],
     swiftLanguageModes: [.v6]
 )

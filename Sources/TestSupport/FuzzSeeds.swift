@@ -6,8 +6,7 @@ import Foundation
 public enum FuzzSeeds {
     /// `Fuzz/corpus/<target>` in this checkout.
     public static func directory(_ target: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/\(target)")
+        repositoryRoot.appendingPathComponent("Fuzz/corpus/\(target)")
     }
 
     /// Where a committed seed differs from `seeds` (name → bytes), or is missing; empty when

@@ -208,8 +208,7 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
         #expect(stale.headers["X-Cache"] == "STALE")
         #expect(stale.headers["Cache-Control"] == "public, max-age=0")
         // One background refresh; wait for it to land rather than for time to pass.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !harness.isReady("/v1/books/9780201616224"), ContinuousClock.now < deadline { await Task.yield() }
+        #expect(await waitUntil(timeout: 30) { harness.isReady("/v1/books/9780201616224") }, "the refresh landed")
         #expect(await harness.get("/v1/books/9780201616224").headers["X-Cache"] == "HIT")
         #expect(harness.count("google-books") == 2)
     }
@@ -223,8 +222,8 @@ func json(_ response: HTTPResponse) throws -> [String: Any] {
             for i in 0..<100 {
                 group.addTask { await harness.get(i % 2 == 0 ? "/v1/books/9780201616224" : "/v1/books/020161622x").status }
             }
-            let deadline = ContinuousClock.now + .seconds(30)
-            while harness.cache.stats()["books"]?.misses != 100, ContinuousClock.now < deadline { await Task.yield() }
+            #expect(await waitUntil(timeout: 30) { harness.cache.stats()["books"]?.misses == 100 },
+                    "all 100 callers waiting on the one load")
             gate.open()
             for await status in group { #expect(status == .ok) }
         }

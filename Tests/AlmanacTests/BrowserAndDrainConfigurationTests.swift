@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Almanac
 
 /// `server.cors.allowedOrigins` and `server.shutdownDelaySeconds` through the strict loader.

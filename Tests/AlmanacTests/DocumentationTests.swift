@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import Almanac
 
 /// The operator docs are part of the contract: every key and problem type must be there.

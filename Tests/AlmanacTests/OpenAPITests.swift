@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import Almanac
 
 @Suite struct OpenAPITests {
@@ -15,16 +16,6 @@ import Testing
         ("GET", "/books/v1/volumes/{id}"), ("GET", "/v1/books/search"),
     ]
 
-    /// `{anything}` → `{}`: placeholder names are the implementer's choice, the shape is not.
-    static func normalize(_ method: String, _ pattern: String) -> String {
-        var out = ""
-        var inside = false
-        for ch in pattern {
-            if ch == "{" { inside = true; out.append("{}") } else if ch == "}" { inside = false } else if !inside { out.append(ch) }
-        }
-        return method.uppercased() + " " + out
-    }
-
     private func documentOperations() throws -> Set<String> {
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
         #expect(doc["openapi"] as? String == "3.1.0")
@@ -32,7 +23,7 @@ import Testing
         var out: Set<String> = []
         for (path, item) in paths {
             for method in item.keys where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
-                out.insert(Self.normalize(method, path))
+                out.insert(RouteShape.of(method, path))
             }
         }
         return out
@@ -55,10 +46,10 @@ import Testing
         var config = AlmanacConfiguration()
         config.server.adminToken = "token-for-the-openapi-test"
         let app = AlmanacApp(configuration: config, plugins: .standard, logSink: MemoryLogSink())
-        var routes = Set(app.router.routes.map { Self.normalize($0.method, $0.pattern) })
+        var routes = Set(app.router.routes.map { RouteShape.of($0.method, $0.pattern) })
         let featuresWired = routes.contains { $0.contains(" /v1/") || $0.contains(" /books/") }
         if !featuresWired {
-            routes.formUnion(Self.featureRoutes.map { Self.normalize($0.0, $0.1) })
+            routes.formUnion(Self.featureRoutes.map { RouteShape.of($0.0, $0.1) })
         }
         return routes
     }

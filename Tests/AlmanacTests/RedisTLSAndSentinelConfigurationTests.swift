@@ -3,6 +3,7 @@ import Cache
 import Redis
 import Synchronization
 import Testing
+import TestSupport
 @testable import Almanac
 
 /// `cache.redis.tls.*`, `.sentinels`, `.masterName`, `.password`: what they turn into, and the

@@ -2,6 +2,7 @@ import Cache
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 @testable import Almanac
 
 /// Runs a request through a router and awaits the answer, ready or pending.
@@ -36,21 +37,8 @@ final class FakeCache: CacheAdministration {
     var purged: [String] { state.withLock { $0.purged } }
 }
 
-/// A file system for the configuration loader: path → contents.
-func files(_ contents: [String: String]) -> ConfigurationLoader.FileReader {
-    { path in contents[path].map { Data($0.utf8) } }
-}
 
-/// Collects CLI output.
-final class CapturedOutput: Sendable {
-    private let state = Mutex<(out: [String], err: [String])>(([], []))
-    var output: AlmanacCLI.Output {
-        AlmanacCLI.Output(out: { s in self.state.withLock { $0.out.append(s) } },
-                          err: { s in self.state.withLock { $0.err.append(s) } })
-    }
-    var out: String { state.withLock { $0.out.joined(separator: "\n") } }
-    var err: String { state.withLock { $0.err.joined(separator: "\n") } }
+extension CapturedOutput {
+    /// The CLI's output, captured.
+    var output: AlmanacCLI.Output { AlmanacCLI.Output(out: writeOut, err: writeErr) }
 }
-
-/// The repository root, for tests that read checked-in files (config/almanac.json).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,6 @@
 """forex-python's BtcConverter against a running almanac: all eight of its calls.
 
-Driven by Tests/AlmanacTests/FullStackHistoryTests.swift, which starts almanac on 127.0.0.1
+Driven by Tests/AlmanacEndToEndTests/FullStackHistoryTests.swift, which starts almanac on 127.0.0.1
 with stub upstreams and passes, in the environment:
   ALMANAC_BASE_URL   http://127.0.0.1:PORT
   EXPECTED_JSON      the values the stub's series implies (computed by the Swift test)

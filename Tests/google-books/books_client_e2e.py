@@ -1,6 +1,6 @@
 """Google's own Books client (google-api-python-client, books v1) against a running almanac.
 
-Driven by Tests/AlmanacTests/FullStackBookSearchTests.swift, which starts almanac on 127.0.0.1
+Driven by Tests/AlmanacEndToEndTests/FullStackBookSearchTests.swift, which starts almanac on 127.0.0.1
 with stub upstreams and passes, in the environment:
   ALMANAC_BASE_URL   http://127.0.0.1:PORT
   EXPECTED_JSON      what each call must answer (from the stub's catalogue)

@@ -6,8 +6,9 @@ import Testing
 @testable import Almanac
 
 /// Every full-stack suite runs one at a time: they share two cores with the rest of the test
-/// run, and the expiry tests wait on real clocks.
-@Suite(.serialized) struct FullStackTests {}
+/// run, and the expiry tests wait on real clocks. Each test (nested suites included) has five
+/// minutes: a hang fails with its name instead of stalling the run.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct FullStackTests {}
 
 typealias F = FullStackFixtures
 

@@ -9,7 +9,7 @@ import Testing
 /// that counts what the whole cluster asks: the shared cache layer as a client and an
 /// operator see it (docs/operations.md, "What a cluster does for clients"). Serialized: each test runs five
 /// processes, and the machine running the suite may have two cores.
-@Suite(.serialized,
+@Suite(.serialized, .timeLimit(.minutes(5)),
        .enabled(if: AlmanacBinary.exists, "no executable at .build/debug/almanac: run `swift build --build-tests` first"),
        .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct ClusterTests {

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 @testable import Almanac
 
 /// The app on a real socket: the health check probe, readiness and the access log.
-@Suite struct EndToEndTests {
+@Suite(.timeLimit(.minutes(5))) struct EndToEndTests {
     @Test
     func healthcheckAgainstTheRealServerAndDrain() async throws {
         var config = AlmanacConfiguration()

@@ -155,11 +155,11 @@ extension FullStackTests {
                 for group in groups {
                     guard case let .array(endpoints)? = group["endpoints"] else { continue }
                     for endpoint in endpoints {
-                        listed.insert(OpenAPITests.normalize(endpoint["method"]?.text ?? "", endpoint["path"]?.text ?? ""))
+                        listed.insert(RouteShape.of(endpoint["method"]?.text ?? "", endpoint["path"]?.text ?? ""))
                         #expect(endpoint["summary"]?.text?.isEmpty == false, "\(endpoint)")
                     }
                 }
-                #expect(listed == Set(s.app.router.routes.map { OpenAPITests.normalize($0.method, $0.pattern) }))
+                #expect(listed == Set(s.app.router.routes.map { RouteShape.of($0.method, $0.pattern) }))
                 #expect(listed.contains("GET /v1/bpi/currentprice/{}.json") && listed.contains("GET /"))
             }
             // Without the admin API, no admin group.

@@ -286,38 +286,12 @@ extension FullStackTests {
              "close_eur":\(Self.closeJSON("bitstamp", "EUR", day)),"list_start":"\(HistoryDay.text(listStart))",
              "list_end":"\(HistoryDay.text(day))","list_usd":{\(list.joined(separator: ","))}}
             """
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("forex/btc_converter_e2e.py")
+            let script = repositoryRoot.appendingPathComponent("Tests/forex/btc_converter_e2e.py")
             let result = try await PythonScript.run(script, environment: [
                 "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
             ], timeout: 90)
             #expect(result.status == 0, "forex-python (pip install forex-python; make test installs it):\n\(result.output)")
             #expect(result.output.contains("8 calls answered by almanac"), "\(result.output)")
         }
-    }
-}
-
-/// Runs `python3 script` with extra environment, bounded by `timeout` (then terminated).
-enum PythonScript {
-    struct Result { var status: Int32; var output: String }
-
-    static func run(_ script: URL, arguments: [String] = [], environment: [String: String], timeout: Double) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let deadline = Deadline(seconds: timeout)
-        while process.isRunning, !deadline.passed { try await Task.sleep(nanoseconds: 20_000_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            return Result(status: -1, output: "timed out after \(timeout) s")
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Result(status: process.terminationStatus, output: output)
     }
 }

@@ -314,8 +314,7 @@ extension FullStackTests.BookSearch {
              "page1_ids":[\((0..<5).map { "\"\(S.googleID($0))\"" }.joined(separator: ","))],
              "page2_ids":[\((5..<10).map { "\"\(S.googleID($0))\"" }.joined(separator: ","))]}
             """
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("google-books/books_client_e2e.py")
+            let script = repositoryRoot.appendingPathComponent("Tests/google-books/books_client_e2e.py")
             let result = try await PythonScript.run(script, environment: [
                 "ALMANAC_BASE_URL": "http://127.0.0.1:\(s.port)", "EXPECTED_JSON": expected,
             ], timeout: 90)

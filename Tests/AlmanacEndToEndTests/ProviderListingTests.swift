@@ -10,7 +10,7 @@ import Testing
 /// and everything that points providers somewhere reads it: a made-up provider added as one
 /// file (`ExampleRatesProvider`) plus one line (`defaults`) is listed, wired to the stub by the
 /// scripts' library and both Swift harnesses, and served end to end, with no other edit.
-@Suite struct ProviderListingTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderListingTests {
     /// The "one line": the standard registries with the made-up provider.
     static let defaults = AlmanacConfiguration(rates: RatesProviderKind.all + [ExampleRatesProvider.kind])
 

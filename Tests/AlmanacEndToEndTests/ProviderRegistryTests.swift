@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import Rates
 import Testing
+import TestSupport
 import Upstream
 @testable import Almanac
 
