@@ -1,6 +1,7 @@
 import Foundation
 import Gzip
-import HTTPServer
+import HTTP1
+import Web
 import Testing
 @testable import Almanac
 
