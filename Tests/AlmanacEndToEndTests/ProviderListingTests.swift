@@ -82,9 +82,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let listing = ProviderListing.all(for: Self.defaults).map(\.json).joined(separator: "\n")
         let binary = dir.appendingPathComponent("almanac")
-        try "#!/bin/sh\n[ \"$1 $2\" = 'check-config --providers' ] || exit 2\ncat <<'EOF'\n\(listing)\nEOF\n"
-            .write(to: binary, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+        try ExecutableFile.create(at: binary.path, contents:
+            "#!/bin/sh\n[ \"$1 $2\" = 'check-config --providers' ] || exit 2\ncat <<'EOF'\n\(listing)\nEOF\n")
         let output = dir.appendingPathComponent("env.txt").path
         let script = #". "$0/bench/lib.sh"; STUB=http://127.0.0.1:9; APP_PORT=1; almanac_env; unbudget_all_providers; env"#
         let child = try ChildProcess("/bin/bash", ["-c", script, repositoryRoot.path], environment: [
