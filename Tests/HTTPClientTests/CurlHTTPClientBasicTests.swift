@@ -4,7 +4,7 @@ import HTTPClient
 import HTTPClientTestSupport
 import Testing
 
-@Suite struct CurlHTTPClientBasicTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientBasicTests {
     @Test func getReturnsStatusHeadersBodyAndSendsUserAgentAndHeaders() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }
@@ -80,7 +80,7 @@ import Testing
     }
 }
 
-@Suite(.serialized) struct CurlHTTPClientConcurrencyTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct CurlHTTPClientConcurrencyTests {
     @Test func fiveHundredConcurrentGetsSucceedWithBoundedThreads() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }
@@ -112,7 +112,7 @@ import Testing
     }
 }
 
-@Suite struct CurlHTTPClientSocketChurnTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientSocketChurnTests {
     /// Every answer closes its connection, so curl opens, registers, removes and closes sockets
     /// constantly and fd numbers are reused: the Dispatch sources must follow without leaks,
     /// hangs or crashes. `localhost` also exercises curl's threaded resolver and its socketpair.

@@ -4,7 +4,7 @@ import HTTPClient
 import HTTPClientTestSupport
 import Testing
 
-@Suite struct CurlHTTPClientCancellationTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientCancellationTests {
     @Test func cancellingMidTransferThrowsCancelledAndClosesTheConnection() async throws {
         let started = Shared(false)
         let peerClosed = Shared(false)

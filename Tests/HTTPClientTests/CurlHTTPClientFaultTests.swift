@@ -4,7 +4,7 @@ import HTTPClient
 import HTTPClientTestSupport
 import Testing
 
-@Suite struct CurlHTTPClientFaultTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientFaultTests {
     @Test func silentServerTimesOutWithinTheDeadline() async throws {
         let server = try RawStubServer { connection in
             guard connection.readRequestHead() != nil else { return }

@@ -8,7 +8,7 @@ import Testing
 /// each checked by scheme, host and port before it is requested. A canary listening on another
 /// loopback address (127.0.0.2) and one on another port of the upstream's own address must see
 /// no connection under any trick.
-@Suite struct CurlHTTPClientRedirectTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientRedirectTests {
     private func redirect(_ location: String, status: Int = 302) -> StubResponse {
         StubResponse(status: status, headers: [("Location", location)])
     }

@@ -3,7 +3,7 @@ import HTTPClient
 import HTTPClientTestSupport
 import Testing
 
-@Suite struct CurlHTTPClientRetryTests {
+@Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientRetryTests {
     @Test func unavailableThenOkSucceedsOnTheSecondAttempt() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }

@@ -3,7 +3,7 @@ import HTTPClient
 import HTTPClientTestSupport
 import Testing
 
-@Suite struct StubUpstreamTests {
+@Suite(.timeLimit(.minutes(5))) struct StubUpstreamTests {
     @Test func exactPathAndQueryRouteWinsOverThePath() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }

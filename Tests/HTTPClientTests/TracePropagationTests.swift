@@ -4,7 +4,7 @@ import Testing
 
 /// The trace headers every upstream request gets: the task's trace with almanac's span as the
 /// parent, the caller's tracestate, and never a provider's own copy beside them.
-@Suite struct TracePropagationTests {
+@Suite(.timeLimit(.minutes(5))) struct TracePropagationTests {
     static let trace = TraceContext(traceIDHigh: 0x0af7_6519_16cd_43dd, traceIDLow: 0x8448_eb21_1c80_319c, spanID: 0x1122_3344_5566_7788,
                                     parentSpanID: 0xb7ad_6b71_6920_3331, flags: 1, traceState: "rojo=1,congo=2")
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The client behind a real `redis-sentinel`: it finds the primary, and follows a failover the
 /// sentinel carries out (`SENTINEL FAILOVER`: the replica promoted, the old primary demoted).
-@Suite(.enabled(if: RedisServerProcess.isInstalled && RedisSentinelProcess.executablePath != nil,
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled && RedisSentinelProcess.executablePath != nil,
                 "redis-server or redis-sentinel is not installed (make test-deps installs them)"))
 struct RedisSentinelClientTests {
     @Test func theClientUsesThePrimaryAndFollowsAFailover() async throws {

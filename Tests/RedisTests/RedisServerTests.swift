@@ -6,7 +6,7 @@ import TestSupport
 
 /// The client against a real `redis-server` each test starts on a free 127.0.0.1 port
 /// (persistence off) and stops by PID. Never a mock.
-@Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct RedisServerTests {
     static func configuration(_ url: String, timeoutMilliseconds: Int = 2_000) throws -> RedisConfiguration {
         RedisConfiguration(url: try RedisURL(parsing: url), timeoutMilliseconds: timeoutMilliseconds,

@@ -5,7 +5,7 @@ import TestSupport
 /// The client over TLS against a real `redis-server --tls-port … --port 0` whose certificates
 /// the test makes with `openssl` (`TestCertificates`): what is verified, what is refused, and
 /// that the refusal says why.
-@Suite(.enabled(if: RedisServerProcess.isInstalled && TestCertificates.opensslPath != nil,
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled && TestCertificates.opensslPath != nil,
                 "redis-server or openssl is not installed (make test-deps installs them)"))
 struct RedisTLSTests {
     static func configuration(_ url: String, _ tls: RedisTLSConfiguration) throws -> RedisConfiguration {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// One contract, two implementations: the in-process fake the cache's unit tests will use, and
 /// the Redis backend against a real `redis-server`. If the fake drifts from Redis, this fails.
-@Suite struct SharedCacheBackendContractTests {
+@Suite(.timeLimit(.minutes(5))) struct SharedCacheBackendContractTests {
     enum Kind: String, CaseIterable, Sendable { case inMemory, redis }
 
     /// A backend plus the few things the contract cannot express through the protocol.

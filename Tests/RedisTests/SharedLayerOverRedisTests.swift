@@ -7,7 +7,7 @@ import TestSupport
 /// The cache's shared layer over a real `redis-server`: two `CacheStore`s, each with its own
 /// Redis connections, are two replicas (the logic itself is unit-tested over the in-memory fake
 /// in CacheTests; this proves the Redis backend carries it).
-@Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct SharedLayerOverRedisTests {
     typealias Note = SharedText
 

@@ -9,7 +9,7 @@ import Upstream
 
 /// Two replicas' stewards (each its own `Steward`, Redis client and local fallback) asking
 /// providers through the real `ProviderChain` and `StewardGate`, sharing one `redis-server`.
-@Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct SharedStewardChainTests {
     static func steward(_ server: RedisServerProcess, replica: String, log: Locked<[String]>) throws -> Steward {
         let configuration = StewardConfiguration()

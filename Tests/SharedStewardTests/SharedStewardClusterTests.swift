@@ -7,7 +7,7 @@ import TestSupport
 
 /// Two replicas (two `SharedStewardState`s, each with its own Redis client and local fallback)
 /// sharing one real `redis-server`, on Redis's clock as in production.
-@Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct SharedStewardClusterTests {
     static let go = AdmissionRequest(maxWaitSeconds: 0)
 

@@ -9,7 +9,7 @@ import TestSupport
 /// to a `SharedStewardState` on a real `redis-server` whose script is given that clock
 /// (`.callers`), and every answer and status must be the same. Times are multiples of 1/8 s, so
 /// both sides' arithmetic is exact and any difference is a difference of rules.
-@Suite(.enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: RedisServerProcess.isInstalled, "redis-server is not installed (make test installs it)"))
 struct StewardScriptParityTests {
     static var configuration: StewardConfiguration {
         var configuration = StewardConfiguration()
