@@ -8,30 +8,61 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    public private(set) var fields: [Field]
+    /// Fields prepared once and shared (`PreparedHeaderLines`), written before `own`.
+    public private(set) var prepared: PreparedHeaderLines?
+    /// Fields of this value alone, after the prepared ones.
+    private var own: [Field]
 
-    public init() { fields = [] }
+    /// Every field in order: the prepared ones, then this value's own.
+    public var fields: [Field] {
+        guard let prepared else { return own }
+        return prepared.fields + own
+    }
+
+    /// The fields after the prepared block (what the head writer serializes itself).
+    var ownFields: [Field] { own }
+
+    public init() { own = [] }
 
     public init(_ pairs: [(String, String)]) {
-        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+        own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// Takes `fields` as they are (the parser hands its array over without a copy).
     public init(fields: [Field]) {
-        self.fields = fields
+        own = fields
+    }
+
+    /// The prepared fields, with room for `capacity` more of this value's own (say, CORS).
+    public init(prepared: PreparedHeaderLines, reservingCapacity capacity: Int = 0) {
+        self.prepared = prepared
+        own = []
+        own.reserveCapacity(capacity)
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
-    public var count: Int { fields.count }
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool { lhs.fields == rhs.fields }
+
+    public var count: Int { (prepared?.fields.count ?? 0) + own.count }
 
     /// The first value of the field named `name` (case-insensitive), if any.
     public subscript(name: String) -> String? {
-        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+        if let prepared {
+            for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) {
+                return field.value
+            }
+        }
+        for field in own where field.name.equalsIgnoringASCIICase(name) {
             return field.value
         }
         return nil
@@ -45,21 +76,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Room for `count` fields without reallocating (a handler that knows its fields).
-    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+    public mutating func reserveCapacity(_ count: Int) { own.reserveCapacity(count) }
 
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append(Field(name: name, value: value))
+        own.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` with a single one.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
-        fields.append(Field(name: name, value: value))
+        own.append(Field(name: name, value: value))
     }
 
+    /// Removes every field named `name`. A prepared field is never changed in place: the
+    /// prepared block is dissolved into this value's own fields first.
     public mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+        if let prepared, prepared.fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
+            own = prepared.fields + own
+            self.prepared = nil
+        }
+        own.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -48,7 +48,8 @@ enum ResponseHead {
         total += 18 + ASCIIDecimal.maxBytes                  // Content-Length
         total += 24                                          // Connection
         total += 16 + requestID.utf8.count + 2               // X-Request-ID
-        for field in response.headers {
+        total += response.headers.prepared?.bytes.count ?? 0
+        for field in response.headers.ownFields {
             total += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
         return total + 2
@@ -89,8 +90,12 @@ enum ResponseHead {
         out.write("\r\nX-Request-ID: ")
         out.write(requestID)
         out.write("\r\n")
+        // Prepared lines were checked when they were made (`PreparedHeaderLines`).
+        if let prepared = response.headers.prepared {
+            prepared.bytes.withUnsafeBytes { out.write($0) }
+        }
         var unsafe = false
-        response.headers.fields.withUnsafeBufferPointer { fields in
+        response.headers.ownFields.withUnsafeBufferPointer { fields in
             for i in fields.indices where !isServerOwned(fields[i].name) {
                 let nameStart = out.count
                 out.write(fields[i].name)

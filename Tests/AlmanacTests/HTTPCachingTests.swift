@@ -27,6 +27,28 @@ import HTTP1
         #expect(r.headers["Content-Type"] == "application/json; charset=utf-8")
     }
 
+    /// A fresh hit's fields are prepared once per entry and second (`PreparedCachingFields`):
+    /// the second hit with the same validator and seconds carries the prepared block, with the
+    /// very same fields as the first, plain one; another second gets fields of its own.
+    @Test func repeatedHitsShareOnePreparedBlockWithTheSameFields() throws {
+        let first = respond(age: 3.2, left: 1_234.5)
+        #expect(first.headers.prepared == nil, "a combination seen once is sent plain")
+        // The table is shared by every test running in parallel: a few tries ride out an
+        // eviction between two calls.
+        let second = try #require((0..<5).lazy.map { _ in self.respond(age: 3.9, left: 1_234.1) }.first { $0.headers.prepared != nil })
+        #expect(second.headers == first.headers)
+        let third = respond(age: 3.5, left: 1_234.9)
+        #expect(third.headers.prepared === second.headers.prepared)
+        let nextSecond = respond(age: 4.1, left: 1_233.2)
+        #expect(nextSecond.headers["Age"] == "4")
+        #expect(nextSecond.headers["Cache-Control"] == "public, max-age=1233")
+        #expect(nextSecond.headers.prepared !== second.headers.prepared)
+        let stale = respond(outcome: .stale, age: 3.2, left: 0)
+        let staleAgain = respond(outcome: .stale, age: 3.2, left: 0)
+        #expect(staleAgain.headers.prepared == nil, "only fresh L1 hits are prepared")
+        #expect(stale.headers == staleAgain.headers)
+    }
+
     @Test func staleAndMissStatuses() {
         let stale = respond(outcome: .stale, age: 90, left: 0)
         #expect(stale.headers["X-Cache"] == "STALE")

@@ -39,36 +39,48 @@ public enum HTTPCaching {
         for request: HTTPRequest, body: [UInt8], contentType: String, etag: String,
         freshness: CacheFreshness, status: HTTPStatus = .ok
     ) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        // Its own eight fields (gzip adds two), and room for CORS on a public route (added by the responder).
-        headers.reserveCapacity(8 + CORSPolicy.maxAddedFields)
         var body = body
         var etag = etag
-        var coding: String?
-        if GzipVariants.applies(contentType: contentType, count: body.count) {
-            headers.add("Vary", "Accept-Encoding")
-            if AcceptEncoding.allowsGzip(request.headers),
-               let twin = gzipVariants.variant(of: body, etag: etag) {
-                body = twin.body
-                etag = twin.etag
-                coding = "gzip"
-            }
+        var gzip = false
+        let vary = GzipVariants.applies(contentType: contentType, count: body.count)
+        if vary, AcceptEncoding.allowsGzip(request.headers),
+           let twin = gzipVariants.variant(of: body, etag: etag) {
+            body = twin.body
+            etag = twin.etag
+            gzip = true
         }
-        headers.add("ETag", etag)
         let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
-        let (cacheControl, hitStatus) = FreshnessStrings.values(left)
-        headers.add("Cache-Control", cacheControl)
-        headers.add("Age", String(Int(max(0, freshness.ageSeconds).rounded(.down))))
-        headers.add("X-Cache", freshness.outcome.rawValue)
-        // An L1 hit's `Cache-Status` only depends on the (non-negative) seconds left.
-        headers.add("Cache-Status", freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0 && !freshness.shared
-                    ? hitStatus : cacheStatus(freshness))
-        if status == .ok, let inm = request.headers["If-None-Match"], ifNoneMatch(inm, matches: etag) {
-            return HTTPResponse(status: .notModified, headers: headers, body: [])
+        let age = Int(max(0, freshness.ageSeconds).rounded(.down))
+        let notModified = status == .ok && request.headers["If-None-Match"].map { ifNoneMatch($0, matches: etag) } == true
+        // A fresh L1 hit's fields repeat for every hit on this entry within the second.
+        let plainHit = freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0 && !freshness.shared
+        func fields() -> [HTTPHeaders.Field] {
+            // Its own eight fields (gzip adds two), and room for CORS on a public route (added by the responder).
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(8 + CORSPolicy.maxAddedFields)
+            if vary { fields.append(.init(name: "Vary", value: "Accept-Encoding")) }
+            fields.append(.init(name: "ETag", value: etag))
+            let (cacheControl, hitStatus) = FreshnessStrings.values(left)
+            fields.append(.init(name: "Cache-Control", value: cacheControl))
+            fields.append(.init(name: "Age", value: String(age)))
+            fields.append(.init(name: "X-Cache", value: freshness.outcome.rawValue))
+            fields.append(.init(name: "Cache-Status", value: plainHit ? hitStatus : cacheStatus(freshness)))
+            if notModified { return fields }
+            fields.append(.init(name: "Content-Type", value: contentType))
+            if gzip { fields.append(.init(name: "Content-Encoding", value: "gzip")) }
+            return fields
         }
-        headers.add("Content-Type", contentType)
-        if let coding { headers.add("Content-Encoding", coding) }
-        return HTTPResponse(status: status, headers: headers, body: body)
+        if plainHit && !notModified,
+           let prepared = PreparedCachingFields.prepared(
+               for: .init(left: left, age: age, status: status.code, gzip: gzip, vary: vary, etag: etag, contentType: contentType),
+               fields: fields) {
+            return HTTPResponse(status: status, headers: HTTPHeaders(prepared: prepared, reservingCapacity: CORSPolicy.maxAddedFields),
+                                body: body)
+        }
+        if notModified {
+            return HTTPResponse(status: .notModified, headers: HTTPHeaders(fields: fields()), body: [])
+        }
+        return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields()), body: body)
     }
 
     /// The `Cache-Control` and hit `Cache-Status` values for a number of seconds left, kept

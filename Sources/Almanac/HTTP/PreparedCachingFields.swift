@@ -1,0 +1,69 @@
+import HTTP1
+import Synchronization
+
+/// The caching fields of a fresh hit (`ETag`, `Cache-Control`, `Age`, `X-Cache`,
+/// `Cache-Status`, `Content-Type`, and `Vary`/`Content-Encoding` where they apply), prepared
+/// once per representation and second (`PreparedHeaderLines`) instead of being built and
+/// written as strings on every hit.
+///
+/// Every hit on one entry within one second has the same fields, so the few most recent
+/// combinations are kept. A combination is prepared the second time it is seen: a key asked
+/// for once (20,000 books each asked for once a minute) costs what it did before, plus one
+/// look through the table.
+enum PreparedCachingFields {
+    /// What makes the fields differ. The validator and content type are compared last: the
+    /// seconds differ first when anything does.
+    struct Key: Equatable {
+        var left: Int
+        var age: Int
+        var status: Int
+        var gzip: Bool
+        var vary: Bool
+        var etag: String
+        var contentType: String
+    }
+
+    private struct Slot {
+        var key: Key
+        var prepared: PreparedHeaderLines?
+    }
+
+    private struct Table {
+        var slots: [Slot] = []
+        var next = 0
+    }
+
+    /// Enough for the busiest entries of one second (the rates table, an index, a few books,
+    /// each with and without gzip); a busier mix only costs the plain path more often.
+    static let capacity = 32
+
+    private static let table = Mutex(Table())
+
+    /// The prepared block for `key`, making it with `fields` when this is the second sighting;
+    /// nil when the fields should be sent plain (first sighting, or fields the writer would
+    /// refuse).
+    static func prepared(for key: Key, fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
+        let found: (index: Int, prepared: PreparedHeaderLines?)? = table.withLock { table in
+            for index in table.slots.indices where table.slots[index].key == key {
+                return (index, table.slots[index].prepared)
+            }
+            let slot = Slot(key: key, prepared: nil)
+            if table.slots.count < capacity {
+                table.slots.append(slot)
+            } else {
+                table.slots[table.next] = slot
+                table.next = (table.next + 1) % capacity
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        if let prepared = found.prepared { return prepared }
+        guard let made = PreparedHeaderLines(fields()) else { return nil }
+        table.withLock { table in
+            if found.index < table.slots.count, table.slots[found.index].key == key {
+                table.slots[found.index].prepared = made
+            }
+        }
+        return made
+    }
+}
