@@ -86,12 +86,12 @@ import Testing
         defer { stub.stop() }
         stub.route("/c", .json(#"{"n":1}"#))
         let client = makeClient(timeoutMs: 30_000)
-        let peak = Shared(0)
-        let done = Shared(false)
+        let peak = Locked(0)
+        let done = Locked(false)
         let sampler = Task {
             while !done.value {
                 let threads = procStatus("Threads") ?? 0
-                peak.update { $0 = max($0, threads) }
+                peak.withLock { $0 = max($0, threads) }
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
@@ -101,7 +101,7 @@ import Testing
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        done.value = true
+        done.set(true)
         await sampler.value
         #expect(statuses.count == 500)
         #expect(statuses.allSatisfy { $0 == 200 })

@@ -6,13 +6,13 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientCancellationTests {
     @Test func cancellingMidTransferThrowsCancelledAndClosesTheConnection() async throws {
-        let started = Shared(false)
-        let peerClosed = Shared(false)
+        let started = Locked(false)
+        let peerClosed = Locked(false)
         let server = try RawStubServer { connection in
             guard connection.readRequestHead() != nil else { return }
             guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789") else { return }
-            started.value = true
-            if connection.waitForPeerClose(timeout: 30) { peerClosed.value = true }
+            started.set(true)
+            if connection.waitForPeerClose(timeout: 30) { peerClosed.set(true) }
         }
         defer { server.stop() }
         let client = makeClient(timeoutMs: 30_000)

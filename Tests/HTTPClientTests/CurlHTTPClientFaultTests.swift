@@ -58,11 +58,11 @@ import Testing
 
     @Test(arguments: ["Content-Length: 5\r\nContent-Length: 6", "Content-Length: 5\r\nContent-Length: 5", "Content-Length: 5, 5", "Content-Length: -5"])
     func badContentLengthIsMalformedAndTheConnectionIsNotReused(_ fields: String) async throws {
-        let clientClosed = Shared(false)
+        let clientClosed = Locked(false)
         let server = try RawStubServer { connection in
             guard connection.readRequestHead() != nil else { return }
             connection.write("HTTP/1.1 200 OK\r\n\(fields)\r\n\r\nhello")
-            if connection.waitForPeerClose(timeout: 10) { clientClosed.value = true }
+            if connection.waitForPeerClose(timeout: 10) { clientClosed.set(true) }
         }
         defer { server.stop() }
         let error = await expectUpstreamError { try await makeClient().get(UpstreamRequest(url: server.baseURL + "/", provider: "p")) }
@@ -80,14 +80,14 @@ import Testing
     }
 
     @Test func streamedHugeBodyIsCutInTheWriteCallback() async throws {
-        let sent = Shared(0)
+        let sent = Locked(0)
         let server = try RawStubServer { connection in
             guard connection.readRequestHead() != nil else { return }
             guard connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n") else { return }
             let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 65536) + Array("\r\n".utf8)
             for _ in 0..<320 {  // 20 MB
                 guard connection.write(chunk) else { return }
-                sent.update { $0 += 65536 }
+                sent.increment(by: 65536)
             }
             connection.write("0\r\n\r\n")
         }

@@ -2,19 +2,7 @@ import TestSupport
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
-import Synchronization
 import Testing
-
-/// A value shared between a stub's connection thread and the test.
-final class Shared<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
-    func update(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
-}
 
 /// The default timeout is generous on purpose: these tests are about what the client does, not
 /// about how fast a 2-core machine running the whole suite in parallel gets to it (CPU-bound
