@@ -44,6 +44,9 @@ let package = Package(
         ),
         // epoll(7) headers for the server's poller (Linux only; no library to link).
         .systemLibrary(name: "CEpoll"),
+        // posix_spawn's close-from file action, for the programs tests start (TestSupport's
+        // ChildProcess); a header only, nothing to link.
+        .systemLibrary(name: "CSpawn"),
         // What every layer needs once: JSON string escaping, ASCII decimals, content digests,
         // civil time and date formats, histograms. No dependencies, Swift only.
         .target(name: "Base"),
@@ -63,7 +66,7 @@ let package = Package(
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines, child processes with default signal actions, the checkout's root); never
         // linked into the product.
-        .target(name: "TestSupport", dependencies: ["Cache"]),
+        .target(name: "TestSupport", dependencies: ["Cache", .target(name: "CSpawn", condition: .when(platforms: [.linux]))]),
         .target(name: "Cache", dependencies: ["Base"]),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.

@@ -1,6 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(CSpawn)
+import CSpawn
+#endif
 import Synchronization
 
 /// A program a test starts (`almanac serve`, `redis-server`): spawned with `posix_spawn`, an
@@ -9,7 +12,10 @@ import Synchronization
 /// Why not Foundation's `Process`: the test process runs on threads that block most signals
 /// and ignores SIGPIPE, and a child started by `Process` inherits that, so a SIGTERM the test
 /// sends to check draining would be held back instead of delivered. Here the child starts
-/// exactly as a shell or an orchestrator would start it.
+/// exactly as a shell or an orchestrator would start it. It also gets no descriptor but its
+/// standard streams: the test process has sockets of in-process servers and stubs and
+/// Foundation's temporary files open without close-on-exec, and a child holding a copy would
+/// keep a connection a test expects closed open, or a file it then runs busy (ETXTBSY).
 ///
 /// The exit status is collected once (`waitpid`) and kept, so a PID the kernel has given to
 /// another process is never signalled or waited for. With `watchdog`, a small shell polling
@@ -147,6 +153,9 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        #if canImport(CSpawn)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        #endif
         // In another working directory: through `sh`, which changes directory and then `exec`s
         // the program, so the PID is the program's (Swift's Glibc does not export
         // `posix_spawn_file_actions_addchdir_np`).
