@@ -7,9 +7,9 @@ import Base
 /// reading gives back exactly the book it rendered (anything else is kept in full instead), so
 /// this reader is strict rather than forgiving: any key of the wrong kind makes it return nil.
 enum BookBodyReader {
-    /// The book shown by `body`, with `extras` (what the body does not show) filled in; nil when
-    /// `body` is not a book rendering of `isbn`.
-    static func book(isbn: ISBN, body: [UInt8], extras: BookExtras) -> Book? {
+    /// The book shown by `body`, without what the body does not show (cover URL and source,
+    /// Google's volume id: `BookExtras` adds them); nil when `body` is not a book rendering of `isbn`.
+    static func book(isbn: ISBN, body: [UInt8]) -> Book? {
         guard case let .object(members)? = try? JSONParser.parse(body),
               case let .string(shown)? = members["isbn13"], shown.utf8.elementsEqual(isbn.isbn13.utf8) else { return nil }
         var book = Book(isbn: isbn)
@@ -30,9 +30,6 @@ enum BookBodyReader {
         }
         guard case let .string(source)? = members["source"] else { return nil }
         book.sources = source.utf8.split(separator: UInt8(ascii: "+")).map { String(decoding: $0, as: UTF8.self) }
-        book.coverURL = extras.coverURL
-        book.coverSource = extras.coverSource
-        book.googleVolumeID = extras.googleVolumeID
         return book
     }
 

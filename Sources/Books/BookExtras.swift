@@ -10,41 +10,68 @@ import Base
 /// (docs/cache.md "A book entry").
 ///
 /// Layout (`BinaryRecordWriter`, tag `X`, version 1): a flag, then either (0) the optional cover
-/// URL, cover source and Google volume id, or (1) the whole book as the shared record writes it.
-struct BookExtras: Equatable, Sendable {
-    var coverURL: String?
-    var coverSource: String?
-    var googleVolumeID: String?
-
+/// URL, the cover source (0 none, 1 the first of the book's sources, as it nearly always is, or
+/// 2 and its text) and the optional Google volume id, or (1) the whole book as the shared record
+/// writes it.
+enum BookExtras {
     static let format = BinaryRecordFormat(tag: UInt8(ascii: "X"), version: 1)
 
-    /// The bytes kept for `book`, whose body is `body`, in the answer for `isbn`: the few facts
-    /// when reading the body back gives exactly `book`, the whole book otherwise (also a book of
-    /// another ISBN, which `BookAnswer.belongs(toSharedCacheKey:)` must still see). Exactly sized
-    /// (no spare capacity).
-    static func bytes(for book: Book, isbn: ISBN, body: [UInt8]) -> [UInt8] {
-        let extras = BookExtras(coverURL: book.coverURL, coverSource: book.coverSource, googleVolumeID: book.googleVolumeID)
-        var writer = BinaryRecordWriter(format: format)
-        if BookBodyReader.book(isbn: isbn, body: body, extras: extras) == book {
-            writer.write(false)
-            writer.write(optional: extras.coverURL)
-            writer.write(optional: extras.coverSource)
-            writer.write(optional: extras.googleVolumeID)
-        } else {
-            writer.write(true)
-            BookAnswer.write(book, to: &writer)
-        }
-        return Array(writer.bytes[...])
+    /// How the cover source is kept.
+    private enum CoverSource: UInt64 {
+        case none = 0, firstSource = 1, text = 2
     }
 
-    /// The book kept in `bytes` (from `bytes(for:isbn:body:)`) for the body `body` of `isbn`'s answer;
-    /// nil only for bytes that function never wrote.
+    /// The bytes kept for `book`, whose body is `body`, in the answer for `isbn`: the few facts
+    /// when reading them back with the body gives exactly `book`, the whole book otherwise (also
+    /// a book of another ISBN, which `BookAnswer.belongs(toSharedCacheKey:)` must still see).
+    /// Exactly sized (no spare capacity).
+    static func bytes(for book: Book, isbn: ISBN, body: [UInt8]) -> [UInt8] {
+        var slim = BinaryRecordWriter(format: format)
+        slim.write(false)
+        slim.write(optional: book.coverURL)
+        switch book.coverSource {
+        case nil: slim.write(CoverSource.none.rawValue)
+        case let source? where book.sources.first.map({ $0.utf8.elementsEqual(source.utf8) }) == true:
+            slim.write(CoverSource.firstSource.rawValue)
+        case let source?:
+            slim.write(CoverSource.text.rawValue)
+            slim.write(source)
+        }
+        slim.write(optional: book.googleVolumeID)
+        let short = exactCopy(slim.bytes)
+        if Self.book(isbn: isbn, body: body, bytes: short) == book { return short }
+        var whole = BinaryRecordWriter(format: format)
+        whole.write(true)
+        BookAnswer.write(book, to: &whole)
+        return exactCopy(whole.bytes)
+    }
+
+    /// `bytes` in a new allocation of exactly their size: the writer's buffer has grown with
+    /// spare capacity, and a cache entry keeps these bytes for as long as it lives.
+    private static func exactCopy(_ bytes: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: bytes)
+        }
+    }
+
+    /// The book kept in `bytes` (from `bytes(for:isbn:body:)`) for the body `body` of `isbn`'s
+    /// answer; nil only for bytes that function never wrote.
     static func book(isbn: ISBN, body: [UInt8], bytes: [UInt8]) -> Book? {
         BinaryRecordReader.read(bytes, format: format) { reader throws(BinaryRecordError) -> Book? in
             if try reader.readBool() { return try BookAnswer.readBook(&reader) }
-            let extras = BookExtras(coverURL: try reader.readOptionalString(), coverSource: try reader.readOptionalString(),
-                                    googleVolumeID: try reader.readOptionalString())
-            return BookBodyReader.book(isbn: isbn, body: body, extras: extras)
+            let coverURL = try reader.readOptionalString()
+            let coverSource: CoverSource? = CoverSource(rawValue: try reader.readUInt64())
+            let sourceText = coverSource == .text ? try reader.readString() : nil
+            let googleVolumeID = try reader.readOptionalString()
+            guard let coverSource, var book = BookBodyReader.book(isbn: isbn, body: body) else { return nil }
+            book.coverURL = coverURL
+            switch coverSource {
+            case .none: book.coverSource = nil
+            case .firstSource: book.coverSource = book.sources.first
+            case .text: book.coverSource = sourceText
+            }
+            book.googleVolumeID = googleVolumeID
+            return book
         } ?? nil
     }
 }
