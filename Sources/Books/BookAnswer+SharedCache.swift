@@ -46,6 +46,7 @@ extension BookAnswer: SharedCacheValue {
         guard let answer = BinaryRecordReader.read(bytes, format: Self.sharedFormat, { reader throws(BinaryRecordError) in
             let isbn = try Self.readISBN(&reader)
             let book = try reader.readBool() ? try Self.readBook(&reader) : nil
+            if let id = book?.googleVolumeID, !GoogleVolumeJSON.isVolumeID(id) { throw reader.invalid("Google volume id") }
             let body = try reader.readBytes()
             let volumesBody = try reader.readBytes()
             let answer = BookAnswer(isbn: isbn, book: book, notFoundBody: body)
@@ -69,7 +70,8 @@ extension BookAnswer: SharedCacheValue {
         }
     }
 
-    /// The book `write(_:to:)` wrote; a malformed Google volume id refuses it.
+    /// The book `write(_:to:)` wrote, as it was (the record's reader refuses a malformed Google
+    /// volume id; a book kept whole in `BookExtras` is given back exactly).
     static func readBook(_ reader: inout BinaryRecordReader) throws(BinaryRecordError) -> Book {
         // Assigned, not passed to `Book.init`, which would fill a missing cover source in.
         var read = Book(isbn: try readISBN(&reader))
@@ -80,7 +82,6 @@ extension BookAnswer: SharedCacheValue {
             case .number(let path): read[keyPath: path] = try reader.readOptionalInt()
             }
         }
-        if let id = read.googleVolumeID, !GoogleVolumeJSON.isVolumeID(id) { throw reader.invalid("Google volume id") }
         return read
     }
 

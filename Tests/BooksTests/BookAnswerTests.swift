@@ -26,24 +26,42 @@ import Testing
         #expect(missing.volumesBody == Array(BooksRenderer.volumesJSON(nil).utf8))
     }
 
-    /// Beside the body, a book whose body reads back to it keeps only its cover URL, cover
-    /// source and Google volume id: no second copy of its facts.
+    /// Beside the body, a book whose body reads back to it keeps only its Google volume id, its
+    /// cover URL (the ISBN and the id in it one byte each) and its cover source (one byte when it
+    /// is the first source): no second copy of its facts.
     @Test func theExtrasAreOnlyWhatTheBodyDoesNotShow() throws {
         let answer = BookAnswer(isbn: Self.isbn, book: Self.book, problemEncoder: testProblemEncoder)
         let extras = try #require(answer.extras)
-        let hidden: Int = (Self.book.coverURL?.utf8.count ?? 0) + (Self.book.googleVolumeID?.utf8.count ?? 0)
-        let sourceText: Int = 1 + "open-library".utf8.count
-        // Tag, version, the flag, two presence bytes and lengths, how the cover source is kept
-        // (one byte: "the first source", here open-library, the second: its text).
-        #expect(Self.book.coverSource == "open-library")
-        #expect(extras.count == hidden + 8 + sourceText)
-        var first = Self.book
-        first.coverSource = first.sources.first
-        let short = try #require(BookAnswer(isbn: Self.isbn, book: first, problemEncoder: testProblemEncoder).extras)
-        #expect(short.count == hidden + 8)
+        let url = try #require(Self.book.coverURL)
+        #expect(url.contains("9780306406157"))
+        let id: Int = 2 + "zyTCAlFPjgYC".utf8.count
+        let shortURL: Int = 2 + url.utf8.count - 12
+        // Tag, version and flag; id; URL; how the cover source is kept (here its text: open-library
+        // is the second source).
+        #expect(extras.count == 3 + id + shortURL + 1 + 1 + "open-library".utf8.count)
         #expect(extras.capacity < extras.count + 16)
         #expect(answer.body.capacity < answer.body.count + 16)
         #expect(answer.cacheCost < answer.body.count + extras.count + 128)
+        var first = Self.book
+        first.coverSource = first.sources.first
+        first.coverURL = "https://books.example/content?id=zyTCAlFPjgYC&isbn=9780306406157&zoom=1"
+        let short = try #require(BookAnswer(isbn: Self.isbn, book: first, problemEncoder: testProblemEncoder).extras)
+        #expect(short.count == 3 + id + 2 + "https://books.example/content?id=&isbn=&zoom=1".utf8.count + 2 + 1)
+    }
+
+    /// A cover URL or id holding the marks' own bytes, or naming the ISBN or id more than once,
+    /// still reads back exactly (kept whole when the short form would not).
+    @Test func oddCoverURLsReadBackExactly() {
+        for url in ["https://x.example/\u{1}9780306406157\u{2}", "https://x.example/97803064061579780306406157",
+                    "https://x.example/zyTCAlFPjgYC9780306406157zyTCAlFPjgYC", "9780306406157", "", "\u{1}"] {
+            for id in ["zyTCAlFPjgYC", "9780306406157", "a\u{1}"] as [String?] + [nil] {
+                var book = Self.book
+                book.coverURL = url
+                book.googleVolumeID = id
+                let answer = BookAnswer(isbn: Self.isbn, book: book, problemEncoder: testProblemEncoder)
+                #expect(answer.book == book, "\(url) \(String(describing: id))")
+            }
+        }
     }
 
     /// A book the body cannot give back exactly (a provider name with the `+` the `source` field
