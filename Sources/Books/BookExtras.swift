@@ -47,11 +47,22 @@ enum BookExtras {
             slim.write(source)
         }
         let short = exactCopy(slim.bytes)
-        if Self.book(isbn: isbn, body: body, bytes: short) == book { return short }
+        // Compared as the record's bytes, not with `==` (whose `String` comparison would call two
+        // spellings of one canonically equivalent text equal): only an exact read-back will do.
+        if let derived = Self.book(isbn: isbn, body: body, bytes: short), recordBytes(derived) == recordBytes(book) {
+            return short
+        }
         var whole = BinaryRecordWriter(format: format)
         whole.write(true)
         BookAnswer.write(book, to: &whole)
         return exactCopy(whole.bytes)
+    }
+
+    /// Every field of `book`, as the shared record writes it.
+    private static func recordBytes(_ book: Book) -> [UInt8] {
+        var writer = BinaryRecordWriter(format: format)
+        BookAnswer.write(book, to: &writer)
+        return writer.bytes
     }
 
     /// The marks that stand for the ISBN-13 and the volume id: control bytes no URL or id holds

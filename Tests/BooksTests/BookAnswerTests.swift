@@ -77,6 +77,16 @@ import Testing
         }
     }
 
+    /// Derived texts are the very bytes the book had: a decomposed accent stays decomposed.
+    @Test func derivedTextsKeepTheirBytes() throws {
+        for title in ["Cafe\u{301}", "Caf\u{E9}", "\u{212A}elvin"] {
+            var book = Self.book
+            book.title = title
+            let derived = try #require(BookAnswer(isbn: Self.isbn, book: book, problemEncoder: testProblemEncoder).book)
+            #expect(Array(derived.title?.utf8 ?? "".utf8) == Array(title.utf8))
+        }
+    }
+
     /// The validator is a digest of what is stored, 13 characters: inline in its `String`.
     @Test func theValidatorIsCompactAndFollowsTheContent() {
         let a = BookAnswer(isbn: Self.isbn, book: Self.book, problemEncoder: testProblemEncoder)
