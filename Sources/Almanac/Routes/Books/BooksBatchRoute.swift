@@ -98,7 +98,7 @@ extension BooksRoutes {
                 switch answers[isbn] {
                 case let .success(lookup)?:
                     maxAge = min(maxAge, lookup.freshnessLeftSeconds)
-                    body += lookup.value.book == nil ? errorObject(lookup.value.body) : lookup.value.body
+                    body += lookup.value.isFound ? lookup.value.body : errorObject(lookup.value.body)
                 case let .failure(problem)?:
                     failed = true
                     body += errorObject(problem.jsonBytes)

@@ -66,7 +66,7 @@ public enum BooksRoutes {
     /// A cached answer as served: 200 with the book, or the cached 404 problem, both with the
     /// cache headers (the 404 is the one error that is not `no-store`, docs/problems.md).
     static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
-        let found = lookup.value.book != nil
+        let found = lookup.value.isFound
         return HTTPCaching.response(
             for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
