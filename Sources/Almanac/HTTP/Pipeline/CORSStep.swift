@@ -1,0 +1,20 @@
+import HTTPServer
+
+/// The CORS policy as a pipeline step: the policy's fields on every answer of a public route
+/// (`Router.Route.isPublic`), and its answer to `OPTIONS` on a public route's path (a
+/// browser's preflight, or a plain `OPTIONS`). Other routes (admin, metrics) never get CORS.
+public struct CORSStep: Middleware {
+    public typealias Token = Void
+    public let policy: CORSPolicy
+
+    public init(_ policy: CORSPolicy) { self.policy = policy }
+
+    public func answer(_ routed: RoutedRequest) -> HTTPResponse? {
+        guard !routed.isHandled, routed.route?.isPublic == true, routed.request.method == "OPTIONS" else { return nil }
+        return policy.answerOptions(routed.request)
+    }
+
+    public func finish(_ response: inout HTTPResponse, _ routed: RoutedRequest, _ token: Void) {
+        if routed.isPublicAnswer { policy.apply(to: &response.headers, requestHeaders: routed.request.headers) }
+    }
+}

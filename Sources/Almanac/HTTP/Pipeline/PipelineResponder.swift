@@ -1,0 +1,61 @@
+import HTTPServer
+
+/// A router served through a middleware pipeline: the server's responder.
+///
+/// Matching happens once: the matched handler is called directly, and only misses go through
+/// `Router.respond(to:)` for its 404/405 problems and `OPTIONS *`. `OPTIONS` on the path of a
+/// public route (a browser's preflight, or a plain `OPTIONS`) is offered to the steps under
+/// that route (the CORS step answers it); on any other path it stays the router's 405.
+public struct PipelineResponder<Steps: Middleware>: Sendable {
+    public let router: Router
+    public let steps: Steps
+
+    public init(router: Router, steps: Steps) {
+        self.router = router
+        self.steps = steps
+    }
+
+    /// The responder the server calls: one closure, made once.
+    public var responder: HTTPServer.Responder {
+        { request in self.respond(to: request) }
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
+        let routed: RoutedRequest
+        var handled: (Router.Handler, RouteParameters)?
+        switch router.match(method: request.method, path: request.path) {
+        case let .found(route, parameters, handler):
+            routed = RoutedRequest(request: request, route: route, isHandled: true)
+            handled = (handler, parameters)
+        case .methodNotAllowed where request.method == "OPTIONS":
+            if case let .found(route, _, _) = router.match(method: "GET", path: request.path), route.isPublic {
+                routed = RoutedRequest(request: request, route: route, isHandled: false)
+            } else {
+                routed = RoutedRequest(request: request, route: nil, isHandled: false)
+            }
+        case .methodNotAllowed, .notFound:
+            routed = RoutedRequest(request: request, route: nil, isHandled: false)
+        }
+        let token = steps.begin(routed)
+        var future: HTTPResponseFuture
+        if let answer = steps.answer(routed) {
+            future = .ready(answer)
+        } else if let (handler, parameters) = handled {
+            future = handler(request, parameters)
+        } else {
+            future = router.respond(to: request)
+        }
+        // Consumed, so the response's header storage is uniquely owned by `finish`.
+        switch consume future {
+        case var .ready(response):
+            steps.finish(&response, routed, token)
+            return .ready(response)
+        case let .pending(work):
+            return .pending { [steps] in
+                var response = await work()
+                steps.finish(&response, routed, token)
+                return response
+            }
+        }
+    }
+}
