@@ -1,5 +1,6 @@
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 import Testing
 import TestSupport

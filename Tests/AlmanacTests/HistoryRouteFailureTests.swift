@@ -2,7 +2,8 @@ import Cache
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 import Testing
 @testable import Almanac

@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTP1
+import Web
 
 /// almanac's middleware pipeline, composed once at start-up: metrics outermost (it times the
 /// whole answer and records the status clients see), then CORS on public routes. Conditional

@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTP1
+import Web
 
 /// The one answer path of every cached endpoint: parse → fresh? → load → render, failures
 /// through the family's `ProblemMapping`.

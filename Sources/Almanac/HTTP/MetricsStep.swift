@@ -1,5 +1,6 @@
 import Dispatch
-import HTTPServer
+import HTTP1
+import Web
 
 /// Per-route request metrics as a pipeline step: every answer (a handler's, a step's, the
 /// router's own 404/405) is counted and timed under its route pattern, never the raw path
@@ -23,14 +24,15 @@ struct MetricsStep: Middleware {
     }
 
     /// The request's series and when it was received (the server's stamp, when it set one).
-    func begin(_ routed: RoutedRequest) -> (series: HTTPMetrics.Series, start: UInt64) {
-        let series = routed.route.map { seriesByPattern[$0.pattern] ?? metrics.series(route: $0.pattern) } ?? unmatched
-        let received = routed.request.receivedAt
+    func begin(_ request: HTTPRequest, _ context: RouteContext) -> (series: HTTPMetrics.Series, start: UInt64) {
+        let series = context.route.map { seriesByPattern[$0.pattern] ?? metrics.series(route: $0.pattern) } ?? unmatched
+        let received = request.receivedAt
         return (series, received != 0 ? received : DispatchTime.now().uptimeNanoseconds)
     }
 
-    func finish(_ response: inout HTTPResponse, _ routed: RoutedRequest, _ token: (series: HTTPMetrics.Series, start: UInt64)) {
+    func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext,
+                _ token: (series: HTTPMetrics.Series, start: UInt64)) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- token.start) / 1e9
-        token.series.record(method: routed.request.method, status: response.status.code, seconds: seconds)
+        token.series.record(method: request.method, status: response.status.code, seconds: seconds)
     }
 }

@@ -1,6 +1,7 @@
 import Books
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 import Upstream
 

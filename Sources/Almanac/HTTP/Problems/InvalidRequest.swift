@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTP1
+import Web
 
 /// A request the route cannot answer as asked, with no more specific slug: a missing or
 /// malformed parameter, a `Host` no link can be written for. 400 `bad-request`, the detail

@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTP1
+import Web
 
 /// A failure that says once, in one place, how a client is told about it: the problem (status,
 /// type slug, title, detail) it becomes. Every domain error a route can meet conforms once, in
@@ -12,7 +13,7 @@ protocol ProblemConvertible: Error {
 
     /// Whether telling a client about this failure writes a warn line (`logAnswer`). Such a
     /// failure met on a synchronous cache hit is answered on the asynchronous path, where the
-    /// line carries the request's trace (`TracedFailure`).
+    /// line carries the request's trace (`CachedEndpoint`).
     var writesWarnLine: Bool { get }
 
     /// Writes the warn line this failure owes when a client is told about it; most failures

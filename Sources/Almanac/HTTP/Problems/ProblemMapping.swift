@@ -1,5 +1,6 @@
 import Base
-import HTTPServer
+import HTTP1
+import Web
 
 /// How one family of routes tells clients about failures, the one place a request id is filled
 /// in: a `ProblemConvertible` error becomes its problem (writing the warn line it owes);

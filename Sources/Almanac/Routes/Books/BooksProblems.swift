@@ -1,5 +1,6 @@
 import Books
-import HTTPServer
+import HTTP1
+import Web
 
 /// What the books endpoints need of the domain's `BooksProblem`s besides their conformance to
 /// `ProblemConvertible`: the bytes `BooksService` caches for a not-found answer, and ISBN
