@@ -7,13 +7,16 @@ public struct CORSStep: Middleware {
     public typealias Token = Void
     public let policy: CORSPolicy
 
+    @inlinable
     public init(_ policy: CORSPolicy) { self.policy = policy }
 
+    @inlinable
     public func answer(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponse? {
         guard !context.isHandled, context.route?.isPublic == true, request.method == "OPTIONS" else { return nil }
         return policy.answerOptions(request)
     }
 
+    @inlinable
     public func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext, _ token: Void) {
         if context.isPublicAnswer { policy.apply(to: &response.headers, requestHeaders: request.headers) }
     }

@@ -24,13 +24,16 @@ public protocol Middleware: Sendable {
 }
 
 extension Middleware where Token == Void {
+    @inlinable
     public func begin(_ request: HTTPRequest, _ context: RouteContext) {}
 }
 
 extension Middleware {
+    @inlinable
     public func answer(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponse? { nil }
 
     /// This step around `inner`: `self` begins first, may answer first, and finishes last.
+    @inlinable
     public func then<Inner: Middleware>(_ inner: Inner) -> MiddlewarePair<Self, Inner> {
         MiddlewarePair(outer: self, inner: inner)
     }
@@ -41,19 +44,23 @@ public struct MiddlewarePair<Outer: Middleware, Inner: Middleware>: Middleware {
     public let outer: Outer
     public let inner: Inner
 
+    @inlinable
     public init(outer: Outer, inner: Inner) {
         self.outer = outer
         self.inner = inner
     }
 
+    @inlinable
     public func begin(_ request: HTTPRequest, _ context: RouteContext) -> (Outer.Token, Inner.Token) {
         (outer.begin(request, context), inner.begin(request, context))
     }
 
+    @inlinable
     public func answer(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponse? {
         outer.answer(request, context) ?? inner.answer(request, context)
     }
 
+    @inlinable
     public func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext,
                        _ token: (Outer.Token, Inner.Token)) {
         inner.finish(&response, request, context, token.1)

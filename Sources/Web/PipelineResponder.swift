@@ -6,20 +6,27 @@ import HTTP1
 /// `Router.respond(to:)` for its 404/405 problems and `OPTIONS *`. `OPTIONS` on the path of a
 /// public route (a browser's preflight, or a plain `OPTIONS`) is offered to the steps under
 /// that route (the CORS step answers it); on any other path it stays the router's 405.
+///
+/// `@inlinable`, like the steps of this module: the app's composition is specialized where it
+/// is made, across the module boundary; unspecialized, every hit would pay for generic
+/// metadata and witness calls.
 public struct PipelineResponder<Steps: Middleware>: Sendable {
     public let router: Router
     public let steps: Steps
 
+    @inlinable
     public init(router: Router, steps: Steps) {
         self.router = router
         self.steps = steps
     }
 
     /// The responder the server calls: one closure, made once.
+    @inlinable
     public var responder: HTTPServer.Responder {
         { request in self.respond(to: request) }
     }
 
+    @inlinable
     public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
         let context: RouteContext
         var handled: (Router.Handler, RouteParameters)?

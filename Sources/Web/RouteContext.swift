@@ -8,11 +8,13 @@ public struct RouteContext: Sendable {
     /// which a step answers (`Middleware.answer`) or the router (405).
     public let isHandled: Bool
 
+    @inlinable
     public init(route: Router.Route?, isHandled: Bool) {
         self.route = route
         self.isHandled = isHandled
     }
 
     /// A public route's handler answers (the responses CORS applies to).
+    @inlinable
     public var isPublicAnswer: Bool { isHandled && route?.isPublic == true }
 }
