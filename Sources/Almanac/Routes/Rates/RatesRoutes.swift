@@ -9,9 +9,10 @@ import Upstream
 /// The rates endpoints (docs/rates.md "Endpoints") on a `Router`, served from `RatesService`'s single cached
 /// table through a `RenderMemo`.
 ///
-/// Hot path: a fresh table is read synchronously (`freshTable()`), the body comes from the
-/// memo (rendered once per table and query), and the answer is `.ready` — no task hop, no
-/// JSON encoding. Misses and stale reads go `.pending` and await the cache.
+/// Hot path (`CachedEndpoint`): a fresh table is read synchronously (`freshIndexed()`), the
+/// body comes from the memo (rendered once per table and query), and the answer is `.ready` —
+/// no task hop, no JSON encoding. Misses and stale reads go `.pending` and await the cache.
+/// Failures are thrown and told by `ProblemMapping.rates`.
 ///
 /// Input rules: codes are three ASCII letters in any case, normalized to upper case; malformed
 /// input is a 400 problem naming the parameter, a well-formed code the table lacks a 404;
