@@ -15,7 +15,8 @@
 #                                    index is on and must serve: `source` "index")
 #   FLOOR_WORKERS=2                  the floor's forked workers (NGINX_WORKERS: nginx's)
 #   (always run: bench/storm.sh, the quota storm against a provider answering 429, and
-#   bench/bench-cluster.sh, three replicas sharing Redis)
+#   bench/bench-cluster.sh, three replicas sharing Redis; bench/bench-book-memory.sh, RSS per
+#   cached book at 20,000 books)
 #   EVIDENCE_KEEP=1                  keep the temp dir (logs, raw wrk output)
 #   BENCH_ACCESS_LOG=1               both servers log every request to a file: almanac at
 #                                    log level info (its production default; JSON lines),
@@ -307,6 +308,16 @@ emit "## A cluster: three replicas sharing Redis (bench/bench-cluster.sh)"
 emit ""
 (cd "$ROOT" && BENCH_SKIP_BUILD=1 BENCH_QUICK="$QUICK" timeout 900 bash bench/bench-cluster.sh 2>/dev/null |
   sed -n '/^- cache.redis/p; /^- topology/p; /^## An L2 hit/,$p' | sed 's/^## /### /') >>"$REPORT" || emit "(exit status $?)"
+emit ""
+
+# ---------------------------------------------------------------- memory per cached book
+# Its own almanac and stub: 20,000 distinct books loaded, RSS growth per entry against the answer.
+log "running bench/bench-book-memory.sh"
+emit "## Memory per cached book (bench/bench-book-memory.sh)"
+emit ""
+if [ "$QUICK" = 1 ]; then menv=(BOOK_MEMORY_ENTRIES=2000 BOOK_MEMORY_HITS=2000); else menv=(); fi
+(cd "$ROOT" && env BENCH_SKIP_BUILD=1 "${menv[@]}" timeout 600 bash bench/bench-book-memory.sh 2>/dev/null | sed -n '/^- command/,$p') >>"$REPORT" ||
+  emit "(bench/bench-book-memory.sh: exit status $?)"
 emit ""
 
 # ---------------------------------------------------------------- at the connection limit

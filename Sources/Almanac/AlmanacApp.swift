@@ -127,7 +127,7 @@ public final class AlmanacApp: Sendable {
         // Below info nothing would be written: the server then builds no entries.
         let accessLog: (@Sendable (AccessLogEntry) -> Void)? = logger.isEnabled(.info) ? { @Sendable entry in logger.access(entry) } : nil
         let server = HTTPServer(configuration: configuration.httpServerConfiguration,
-                                responder: RouteMetricsResponder.make(
+                                responder: AlmanacPipeline.responder(
                                     router: router, metrics: httpMetrics,
                                     cors: CORSPolicy(allowedOrigins: configuration.server.cors.allowedOrigins,
                                                      problemTypes: .almanac)),

@@ -33,6 +33,19 @@ public struct ContentDigest: Sendable, Equatable {
         return String(repeating: "0", count: 16 - s.count) + s
     }
 
+    /// The same 64 bits as 13 base-32 digits (`0`–`9`, `a`–`v`, most significant first): one
+    /// character short of what a Swift `String` holds inline (15 UTF-8 bytes), so a validator
+    /// kept per cache entry costs no heap allocation, where the 16 hex digits of `hex` do.
+    public var compactText: String {
+        let digits = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+        return String(unsafeUninitializedCapacity: 13) { buffer in
+            for i in 0..<13 {
+                buffer[i] = digits[Int(truncatingIfNeeded: (state >> UInt64(60 - 5 * i)) & 0x1F)]
+            }
+            return 13
+        }
+    }
+
     /// The hex digest of `text`'s bytes alone, without a separator.
     public static func hex(of text: String) -> String {
         var digest = ContentDigest()

@@ -1,12 +1,13 @@
 import Base
 
-/// Renders the books representations (docs/books.md) from a `Book`, once, when an answer is
-/// cached: `/v1/books/{isbn}` and the Google-compatible volumes shape. Like `RatesRenderer`,
+/// Renders the books representations (docs/books.md) from a `Book`: `/v1/books/{isbn}` once,
+/// when an answer is cached (the one rendering an entry stores), and the Google-compatible
+/// volumes shape when a route asks for it (from the book the entry derives). Like `RatesRenderer`,
 /// the domain writes its own documented formats (pure, tested and fuzzed without HTTP); the
 /// HTTP layer adds headers and encodes problems (see `BooksProblem`).
 public enum BooksRenderer {
-    /// Where the volumes answer's absolute link base goes: the bytes are stored once, the base
-    /// depends on the request, so the HTTP layer fills it in per response. A NUL byte: a JSON
+    /// Where the volumes answer's absolute link base goes: the bytes are rendered without the
+    /// request (from a cached book or search page), the base depends on the request, so the HTTP layer fills it in per response. A NUL byte: a JSON
     /// encoder never writes one raw (it escapes every control byte as `\u0000`), so the marker
     /// cannot collide with any text a book holds.
     public static let linkBasePlaceholder = "\u{0}"
@@ -28,7 +29,7 @@ public enum BooksRenderer {
     /// minted from its ISBN-13 (`Volume.init(book:)`); absent facts are
     /// omitted (as Google omits them), not null. Its links (`selfLink`, `imageLinks` pointing at
     /// almanac's own `/v1/books/{isbn13}/cover`) are absolute, as such clients expect; the base
-    /// depends on the request, so the stored bytes hold a placeholder that `VolumesLinks.fill`
+    /// depends on the request, so the rendered bytes hold a placeholder that `VolumesLinks.fill`
     /// replaces per response. No book → `totalItems: 0` and no links.
     public static func volumesJSON(_ book: Book?) -> String {
         guard let book else { return VolumeRenderer.volumesJSON(totalItems: 0, items: []) }

@@ -5,8 +5,22 @@
 /// and one upstream query, and nothing a client sends can add or change upstream query
 /// parameters (ISO 2108; ISBN-10 maps to ISBN-13 under the 978 "Bookland" prefix).
 public struct ISBN: Sendable, Hashable, CustomStringConvertible {
-    /// Thirteen ASCII digits, starting with 978 or 979.
-    public let isbn13: String
+    /// The thirteen digits as one number: 8 bytes, hashed and compared as one word. Caches hold
+    /// an ISBN per entry (in their index and their key array), so a number rather than a
+    /// 16-byte `String` is what keeps a cached book's key small (docs/cache.md "A book entry").
+    private let value: UInt64
+
+    /// Thirteen ASCII digits, starting with 978 or 979 (an inline `String`: no allocation).
+    public var isbn13: String {
+        String(unsafeUninitializedCapacity: 13) { buffer in
+            var rest = value
+            for index in stride(from: 12, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            return 13
+        }
+    }
 
     /// Ten characters (the last may be `X`), or nil for 979-prefixed ISBNs, which have no
     /// ISBN-10 form.
@@ -54,7 +68,7 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
             guard digits[9] == expected else {
                 throw ISBNError(.wrongCheckDigit(expected: ISBN.character(expected)))
             }
-            isbn13 = ISBN.isbn13(fromISBN10Body: digits[0..<9])
+            self.value = ISBN.number(ISBN.isbn13(fromISBN10Body: digits[0..<9]))
         case 13:
             if let xPosition { throw ISBNError(.checkDigitXNotLast(position: xPosition)) }
             let prefix = ISBN.text(digits[0..<3])
@@ -63,7 +77,7 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
             guard digits[12] == expected else {
                 throw ISBNError(.wrongCheckDigit(expected: ISBN.character(expected)))
             }
-            isbn13 = ISBN.text(digits[...])
+            self.value = ISBN.number(ISBN.text(digits[...]))
         default:
             throw ISBNError(.wrongLength(digits: count))
         }
@@ -84,7 +98,13 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An ISBN already known to be thirteen ASCII digits with a valid check digit.
-    private init(canonical isbn13: String) { self.isbn13 = isbn13 }
+    private init(canonical isbn13: String) { self.value = ISBN.number(isbn13) }
+
+    /// Thirteen ASCII digits (what every initializer has checked) as their number; wrapping
+    /// arithmetic, so no text could trap here.
+    private static func number(_ isbn13: String) -> UInt64 {
+        isbn13.utf8.reduce(0) { $0 &* 10 &+ UInt64($1 &- UInt8(ascii: "0")) }
+    }
 
     /// The ISBN-13 of well-formed ASCII input, or nil for anything `init(parsing:)` would reject
     /// or that is not plain ASCII. Digits are kept on the stack; only the answer becomes a

@@ -34,8 +34,8 @@ import Testing
 
     @Test func ratesAndBookFailuresCarryTheTrace() {
         let lines = Self.lines { logger in
-            _ = RatesRoutes.problem(for: Unexpected(), requestID: "traced", logger: logger)
-            _ = BooksProblems.problem(for: Unexpected(), requestID: "traced", logger: logger)
+            _ = ProblemMapping.rates(logger: logger).problem(for: Unexpected(), requestID: "traced")
+            _ = ProblemMapping.books(logger: logger).problem(for: Unexpected(), requestID: "traced")
         }
         Self.expectTraced(lines, "rates failed")
         Self.expectTraced(lines, "book lookup failed")

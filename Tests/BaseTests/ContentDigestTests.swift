@@ -20,4 +20,14 @@ import Testing
         bytes.combine(bytes: Array("ab".utf8)); bytes.combine(bytes: Array("c".utf8))
         #expect(bytes.hex == "20ba9b3025a8b421")
     }
+
+    /// The same 64 bits as 13 base-32 digits: short enough for a `String` to hold inline.
+    @Test func compactTextIsTheDigestInBase32() {
+        #expect(ContentDigest().compactText == "cnskssi2248p5")
+        var a = ContentDigest()
+        a.mix(UInt8(ascii: "a"))
+        #expect(a.hex == "af63dc4c8601ec8c")
+        #expect(a.compactText == "auous9i303r4c")
+        #expect(a.compactText.utf8.count == 13)
+    }
 }

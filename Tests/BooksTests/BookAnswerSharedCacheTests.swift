@@ -23,7 +23,7 @@ import Testing
             BookAnswer(isbn: Self.isbn, book: nil, problemEncoder: testProblemEncoder),
             BookAnswer(isbn: Self.isbn, book: bare, problemEncoder: testProblemEncoder),
             BookAnswer(isbn: Self.isbn, book: oddCover, problemEncoder: testProblemEncoder),
-            BookAnswer(isbn: try! ISBN(parsing: "9791032305690"), book: nil, body: [], volumesBody: [0xFF, 0, 0x80]),
+            BookAnswer(isbn: try! ISBN(parsing: "9791032305690"), book: nil, notFoundBody: [0xFF, 0, 0x80]),
         ]
         for answer in answers {
             #expect(SharedCacheValueProbe.roundTripFindings(answer).isEmpty, "\(answer)")
@@ -38,12 +38,12 @@ import Testing
         #expect(BookAnswer(sharedCacheBytes: answers[2].sharedCacheBytes)?.book?.googleVolumeID == nil)
     }
 
-    /// Version 2's layout as its documentation spells it, written field by field here: replicas
+    /// Version 3's layout as its documentation spells it, written field by field here: replicas
     /// of different builds read each other's records, so the field list must not change within a version.
-    @Test func theRecordIsVersionTwosDocumentedLayout() {
-        let answer = BookAnswer(isbn: Self.isbn, book: Self.book, body: [1, 2], volumesBody: [3])
+    @Test func theRecordIsVersionThreesDocumentedLayout() {
+        let answer = BookAnswer(isbn: Self.isbn, book: Self.book, problemEncoder: testProblemEncoder)
         let b = Self.book
-        var expected = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 2))
+        var expected = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 3))
         expected.write(Self.isbn.isbn13)
         expected.write(true)
         expected.write(b.isbn.isbn13)
@@ -60,9 +60,27 @@ import Testing
         expected.write(optional: b.coverSource)
         expected.write(b.sources)
         expected.write(optional: b.googleVolumeID)
-        expected.write(bytes: [1, 2])
-        expected.write(bytes: [3])
+        expected.write(bytes: Array(BooksRenderer.bookJSON(b).utf8))
+        expected.write(bytes: Array(BooksRenderer.volumesJSON(b).utf8))
         #expect(answer.sharedCacheBytes == expected.bytes)
+    }
+
+    /// A record is read only when its bodies are what this replica renders for its book: bytes
+    /// another build (or a damaged record) put there are refused rather than served.
+    @Test func bodiesThatAreNotTheBooksRenderingsAreRefused() {
+        let answer = BookAnswer(isbn: Self.isbn, book: Self.book, problemEncoder: testProblemEncoder)
+        func record(body: [UInt8], volumesBody: [UInt8]) -> [UInt8] {
+            var writer = BinaryRecordWriter(format: BookAnswer.sharedFormat)
+            writer.write(Self.isbn.isbn13)
+            writer.write(true)
+            BookAnswer.write(Self.book, to: &writer)
+            writer.write(bytes: body)
+            writer.write(bytes: volumesBody)
+            return writer.bytes
+        }
+        #expect(BookAnswer(sharedCacheBytes: record(body: answer.body, volumesBody: answer.volumesBody)) == answer)
+        #expect(BookAnswer(sharedCacheBytes: record(body: answer.body + [0x20], volumesBody: answer.volumesBody)) == nil)
+        #expect(BookAnswer(sharedCacheBytes: record(body: answer.body, volumesBody: [])) == nil)
     }
 
     @Test func randomAnswersRoundTripAndDamageNeverTraps() {
@@ -84,7 +102,7 @@ import Testing
                     : String(decoding: (0...(random.next() % 64)).map { _ in VolumeID.alphabet[Int(random.next() % 64)] }, as: UTF8.self)
                 book = made
             }
-            let answer = BookAnswer(isbn: isbn, book: book, body: random.bytes(maxCount: 200), volumesBody: random.bytes(maxCount: 200))
+            let answer = BookAnswer(isbn: isbn, book: book, notFoundBody: random.bytes(maxCount: 200))
             let findings = SharedCacheValueProbe.roundTripFindings(answer)
             #expect(findings.isEmpty, "answer \(n): \(findings)")
             if n < 10 {
@@ -104,7 +122,7 @@ import Testing
             writer.write(isbn)
             writer.write(false)
             writer.write(bytes: [])
-            writer.write(bytes: [])
+            writer.write(bytes: Array(BooksRenderer.volumesJSON(nil).utf8))
             return writer.bytes
         }
         #expect(BookAnswer(sharedCacheBytes: record("9780306406157"))?.isbn == Self.isbn)
@@ -122,7 +140,7 @@ import Testing
         func record(_ id: String?) -> [UInt8] {
             var book = Self.book
             book.googleVolumeID = id
-            return BookAnswer(isbn: Self.isbn, book: book, body: [1], volumesBody: [2]).sharedCacheBytes
+            return BookAnswer(isbn: Self.isbn, book: book, problemEncoder: testProblemEncoder).sharedCacheBytes
         }
         #expect(BookAnswer(sharedCacheBytes: record("zyTCAlFPjgYC"))?.book?.googleVolumeID == "zyTCAlFPjgYC")
         #expect(BookAnswer(sharedCacheBytes: record(nil))?.book?.googleVolumeID == nil)
@@ -132,14 +150,17 @@ import Testing
         }
     }
 
-    /// Version 1 records (before the volume id) are refused, so they are absent and refetched.
-    @Test func versionOneRecordsAreRefused() {
-        var old = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: 1))
-        old.write(Self.isbn.isbn13)
-        old.write(false)
-        old.write(bytes: [])
-        old.write(bytes: [])
-        #expect(BookAnswer(sharedCacheBytes: old.bytes) == nil)
+    /// Version 1 records (before the volume id) and version 2 (the validator of both bodies) are
+    /// refused, so they are absent and refetched.
+    @Test func olderVersionsAreRefused() {
+        for version: UInt8 in [1, 2] {
+            var old = BinaryRecordWriter(format: BinaryRecordFormat(tag: UInt8(ascii: "B"), version: version))
+            old.write(Self.isbn.isbn13)
+            old.write(false)
+            old.write(bytes: [])
+            old.write(bytes: Array(BooksRenderer.volumesJSON(nil).utf8))
+            #expect(BookAnswer(sharedCacheBytes: old.bytes) == nil, "version \(version)")
+        }
     }
 
     @Test func isbnKeysAreTheThirteenDigits() {

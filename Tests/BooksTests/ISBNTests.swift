@@ -90,4 +90,16 @@ import Testing
         let long = String(repeating: "9", count: 10_000)
         #expect(throws: ISBNError(.wrongLength(digits: 10_000))) { try ISBN(parsing: long) }
     }
+
+    /// An ISBN is one 8-byte word (a cache key per cached book), and gives its digits back.
+    @Test func anISBNIsOneWord() throws {
+        #expect(MemoryLayout<ISBN>.size == 8)
+        for text in ["9780306406157", "9791032305690", "9780000000002", "0-306-40615-2", "979-0-000000-00-1"] {
+            let isbn = try ISBN(parsing: text)
+            #expect(isbn.isbn13.utf8.count == 13)
+            #expect(try ISBN(parsing: isbn.isbn13) == isbn)
+            let digits: [UInt8] = text.utf8.filter { $0 != UInt8(ascii: "-") }
+            if digits.count == 13 { #expect(Array(isbn.isbn13.utf8) == digits) }
+        }
+    }
 }

@@ -30,7 +30,7 @@ let apps: [AlmanacApp] = UpstreamScenario.allCases.map { scenario in
     return AlmanacApp(configuration: config, plugins: plugins, logSink: DiscardingSink())
 }
 
-let responders = apps.map { RouteMetricsResponder.make(router: $0.router, metrics: $0.httpMetrics) }
+let responders = apps.map { AlmanacPipeline.responder(router: $0.router, metrics: $0.httpMetrics) }
 let routePatterns: [String] = {
     var seen: [String] = []
     for route in apps[0].router.routes where !seen.contains(route.pattern) { seen.append(route.pattern) }

@@ -22,7 +22,7 @@ extension BooksRoutes {
     /// The limit counts entries as given: `isbn=A,A,…` with 21 non-empty items is a 400 even
     /// if they name fewer books (empty items, `A,,B`, are not entries). Identical texts (same
     /// bytes) then share one key in the answer.
-    static func batch(_ request: HTTPRequest, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
+    static func batch(_ request: HTTPRequest, service: BooksService, failures: ProblemMapping) -> HTTPResponseFuture {
         var entryCount = 0
         var given: [String] = []
         for item in request.queryItems where item.name.utf8.elementsEqual("isbn".utf8) {
@@ -34,12 +34,12 @@ extension BooksRoutes {
             }
         }
         guard entryCount > 0 else {
-            return .ready(BooksProblems.badRequest(
-                "Query parameter isbn is required: /v1/books?isbn=9780306406157,0140449132 (at most \(maxBatchSize)).").response)
+            return .ready(failures.response(for: InvalidRequest(
+                "Query parameter isbn is required: /v1/books?isbn=9780306406157,0140449132 (at most \(maxBatchSize))."), request))
         }
         guard entryCount <= maxBatchSize else {
-            return .ready(BooksProblems.badRequest(
-                "At most \(maxBatchSize) ISBNs per request, got \(entryCount) (repeated ISBNs count).").response)
+            return .ready(failures.response(for: InvalidRequest(
+                "At most \(maxBatchSize) ISBNs per request, got \(entryCount) (repeated ISBNs count)."), request))
         }
         let entries = given.map { BatchEntry(given: $0, isbn: BooksProblems.parse($0)) }
         var answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>] = [:]
@@ -47,7 +47,7 @@ extension BooksRoutes {
         for case let .success(isbn) in entries.map(\.isbn) where answers[isbn] == nil && !missing.contains(isbn) {
             if let hit = service.cachedBook(isbn) { answers[isbn] = .success(hit) } else { missing.append(isbn) }
         }
-        if missing.isEmpty { return .ready(batchResponse(entries, answers)) }
+        if missing.isEmpty { return .ready(batchResponse(entries, answers, failures: failures)) }
         let known = answers, toLoad = missing
         return .pending {
             var answers = known
@@ -58,13 +58,13 @@ extension BooksRoutes {
                             return BatchLookup(isbn: isbn, answer: .success(try await service.book(isbn)))
                         } catch {
                             return BatchLookup(isbn: isbn, answer: .failure(
-                                BooksProblems.problem(for: error, requestID: request.requestID, logger: logger)))
+                                failures.problem(for: error, requestID: request.requestID)))
                         }
                     }
                 }
                 while let lookup = await group.next() { answers[lookup.isbn] = lookup.answer }
             }
-            return batchResponse(entries, answers)
+            return batchResponse(entries, answers, failures: failures)
         }
     }
 
@@ -83,7 +83,8 @@ extension BooksRoutes {
 
     /// Assembles the body from each answer's stored bytes: no book is encoded again.
     static func batchResponse(_ entries: [BatchEntry],
-                              _ answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>]) -> HTTPResponse {
+                              _ answers: [ISBN: Result<CacheLookup<BookAnswer>, Problem>],
+                              failures: ProblemMapping) -> HTTPResponse {
         var body: [UInt8] = Array("{\"results\":{".utf8)
         var maxAge = Double.infinity
         var failed = false
@@ -98,13 +99,13 @@ extension BooksRoutes {
                 switch answers[isbn] {
                 case let .success(lookup)?:
                     maxAge = min(maxAge, lookup.freshnessLeftSeconds)
-                    body += lookup.value.book == nil ? errorObject(lookup.value.body) : lookup.value.body
+                    body += lookup.value.isFound ? lookup.value.body : errorObject(lookup.value.body)
                 case let .failure(problem)?:
                     failed = true
                     body += errorObject(problem.jsonBytes)
                 case nil:
                     failed = true
-                    body += errorObject(BooksProblems.problem(for: CancellationError()).jsonBytes)
+                    body += errorObject(failures.problem(for: CancellationError(), requestID: "").jsonBytes)
                 }
             }
         }

@@ -3,17 +3,15 @@ import Cache
 import HTTP1
 
 extension BooksRoutes {
-    /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached.
-    static func cover(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        answer(request, isbn: parsed, logger: logger,
-               cached: { service.cachedCover($0).map { coverResponse($0, request: request) } }) { isbn in
-            switch try await service.cover(isbn) {
-            case let .cover(lookup):
-                return coverResponse(lookup, request: request)
-            case let .bookNotFound(lookup):
-                return bookResponse(lookup, request: request)
-            case .noCover:
-                return BooksProblems.problem(.coverNotFound(isbn, providerAnswered: false)).response
+    /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached; a
+    /// book no provider knows is its cached 404, a book without a cover a 404 `cover-not-found`.
+    static func coverEndpoint(_ service: BooksService, failures: ProblemMapping) -> CachedEndpoint<ISBN, BooksService.CoverResult> {
+        CachedEndpoint(failures: failures, fresh: { service.cachedCover($0).map(BooksService.CoverResult.cover) },
+                       load: { try await service.cover($0) }) { result, isbn, request in
+            switch result {
+            case let .cover(lookup): return coverResponse(lookup, request: request)
+            case let .bookNotFound(lookup): return bookResponse(lookup, request: request)
+            case .noCover: throw BooksProblem.coverNotFound(isbn, providerAnswered: false)
             }
         }
     }

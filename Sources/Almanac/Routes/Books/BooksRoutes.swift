@@ -17,17 +17,29 @@ public enum BooksRoutes {
     ///   - links: how the Google-compatible `imageLinks` get their absolute base URL.
     public static func register(on router: inout Router, service: BooksService, logger: Logger? = nil,
                                 links: PublicLinks = PublicLinks()) {
-        router.get("/v1/books", public: true) { request, _ in batch(request, service: service, logger: logger) }
+        let failures = ProblemMapping.books(logger: logger)
+        let google = failures.inGoogleEnvelope
+        let books = CachedEndpoint<ISBN, CacheLookup<BookAnswer>>(
+            failures: failures, fresh: { service.cachedBook($0) }, load: { try await service.book($0) }) { lookup, _, request in
+            bookResponse(lookup, request: request)
+        }
+        router.get("/v1/books", public: true) { request, _ in batch(request, service: service, failures: failures) }
         router.get("/v1/books/{isbn}", public: true) { request, parameters in
-            book(request, isbn: BooksProblems.parse(parameters, "isbn"), service: service, logger: logger)
+            books.answer(request) { try BooksProblems.isbn(parameters, "isbn") }
         }
+        let covers = coverEndpoint(service, failures: failures)
         router.get("/v1/books/{isbn}/cover", public: true) { request, parameters in
-            cover(request, isbn: BooksProblems.parse(parameters, "isbn"), service: service, logger: logger)
+            covers.answer(request) { try BooksProblems.isbn(parameters, "isbn") }
         }
-        router.get("/v1/books/search", public: true) { request, _ in search(request, service: service, logger: logger) }
-        router.get("/books/v1/volumes", public: true) { request, _ in volumes(request, service: service, links: links, logger: logger) }
+        let search = searchEndpoint(service, failures: failures)
+        router.get("/v1/books/search", public: true) { request, _ in
+            search.answer(request) { try NativeSearch(parameter: request.query) }
+        }
+        let volumes = VolumesEndpoints(service, links: links, failures: google)
+        router.get("/books/v1/volumes", public: true) { request, _ in volumes.answer(request) }
+        let volume = volumeEndpoint(service, links: links, failures: google)
         router.get("/books/v1/volumes/{id}", public: true) { request, parameters in
-            volume(request, id: parameters["id"] ?? "", service: service, links: links, logger: logger)
+            volume.answer(request, parameters["id"] ?? "")
         }
         router.writeProblems(under: "/books/v1/", with: GoogleErrorEnvelope.response)
     }
@@ -35,38 +47,10 @@ public enum BooksRoutes {
     static let jsonType = "application/json; charset=utf-8"
     static let problemType = "application/problem+json"
 
-    /// `GET /v1/books/{isbn}`: the book, or its cached 404.
-    static func book(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        answer(request, isbn: parsed, logger: logger,
-               cached: { service.cachedBook($0).map { bookResponse($0, request: request) } }) { isbn in
-            bookResponse(try await service.book(isbn), request: request)
-        }
-    }
-
-    /// The one shape of the single-ISBN routes: the path's ISBN (its 400 when it is not one),
-    /// a fresh cached answer at once (no task hop), else `lookup` as a task, whose failure is
-    /// answered as the upstream problem it is.
-    static func answer(_ request: HTTPRequest, isbn parsed: Result<ISBN, Problem>, logger: Logger?, cached: (ISBN) -> HTTPResponse?,
-                       lookup: @escaping @Sendable (ISBN) async throws -> HTTPResponse) -> HTTPResponseFuture {
-        let isbn: ISBN
-        switch parsed {
-        case let .success(parsed): isbn = parsed
-        case let .failure(problem): return .ready(problem.response)
-        }
-        if let hit = cached(isbn) { return .ready(hit) }
-        return .pending {
-            do {
-                return try await lookup(isbn)
-            } catch {
-                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
-            }
-        }
-    }
-
     /// A cached answer as served: 200 with the book, or the cached 404 problem, both with the
     /// cache headers (the 404 is the one error that is not `no-store`, docs/problems.md).
     static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
-        let found = lookup.value.book != nil
+        let found = lookup.value.isFound
         return HTTPCaching.response(
             for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),

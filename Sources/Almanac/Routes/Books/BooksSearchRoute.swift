@@ -6,20 +6,11 @@ extension BooksRoutes {
     /// Native `GET /v1/books/search?q=…&title=&author=&publisher=&subject=&page=&limit=`: the
     /// same search as `/books/v1/volumes?q=…` (one cache, one upstream call per page), answered
     /// in almanac's own shapes: items as `/v1/books/{isbn}` writes a book, errors problem+json.
-    static func search(_ request: HTTPRequest, service: BooksService, logger: Logger?) -> HTTPResponseFuture {
-        let parsed: NativeSearch
-        do {
-            parsed = try NativeSearch(parameter: request.query)
-        } catch {
-            return .ready(BooksProblems.badRequest(error.message).response)
-        }
-        if let hit = service.cachedSearch(parsed.query) { return .ready(parsed.response(hit, request: request)) }
-        return .pending {
-            do {
-                return parsed.response(try await service.search(parsed.query), request: request)
-            } catch {
-                return BooksProblems.problem(for: error, requestID: request.requestID, logger: logger).response
-            }
+    static func searchEndpoint(_ service: BooksService,
+                               failures: ProblemMapping) -> CachedEndpoint<NativeSearch, CacheLookup<VolumeSearchResult>> {
+        CachedEndpoint(failures: failures, fresh: { service.cachedSearch($0.query) },
+                       load: { try await service.search($0.query) }) { lookup, parsed, request in
+            parsed.response(lookup, request: request)
         }
     }
 

@@ -5,39 +5,38 @@ import HTTP1
 extension BooksRoutes {
     /// Google-Books-compatible `GET /books/v1/volumes/{id}` → one `books#volume`: Google's ids
     /// from Google, ids almanac minted from what they were minted for (`VolumeID`), anything
-    /// else a 404, in Google's envelope like every error under `/books/v1/`.
-    static func volume(_ request: HTTPRequest, id: String, service: BooksService, links: PublicLinks,
-                       logger: Logger?) -> HTTPResponseFuture {
-        .pending {
-            do {
-                switch try await service.volume(id: id) {
-                case let .book(lookup, mintedID)?:
-                    guard let book = lookup.value.book else { return volumeNotFound(id) }
-                    var volume = Volume(book: book)
-                    volume.id = mintedID
-                    return volumeResponse(volume, lookup: lookup, request: request, links: links)
-                case let .volume(lookup)?:
-                    guard let volume = lookup.value.items.first else { return volumeNotFound(id) }
-                    return volumeResponse(volume, lookup: lookup, request: request, links: links)
-                case nil:
-                    return volumeNotFound(id)
-                }
-            } catch {
-                return GoogleErrorEnvelope.response(BooksProblems.problem(for: error, requestID: request.requestID, logger: logger))
+    /// else a 404, in Google's envelope like every error under `/books/v1/`. Always loaded (the
+    /// service resolves the id): no fresh step.
+    static func volumeEndpoint(_ service: BooksService, links: PublicLinks,
+                               failures: ProblemMapping) -> CachedEndpoint<String, BooksService.VolumeLookup?> {
+        CachedEndpoint(failures: failures, fresh: { _ in nil }, load: { try await service.volume(id: $0) }) { found, id, request in
+            switch found {
+            case let .book(lookup, mintedID)?:
+                guard let book = lookup.value.book else { throw VolumeNotFound(id: id) }
+                var volume = Volume(book: book)
+                volume.id = mintedID
+                return try volumeResponse(volume, lookup: lookup, request: request, links: links)
+            case let .volume(lookup)?:
+                guard let volume = lookup.value.items.first else { throw VolumeNotFound(id: id) }
+                return try volumeResponse(volume, lookup: lookup, request: request, links: links)
+            case nil:
+                throw VolumeNotFound(id: id)
             }
         }
     }
 
-    static func volumeResponse<Value>(_ volume: Volume, lookup: CacheLookup<Value>, request: HTTPRequest,
-                                      links: PublicLinks) -> HTTPResponse {
-        linked(Array(VolumeRenderer.volumeJSON(volume).utf8), lookup: lookup, variant: "books#volume", request: request,
-               links: links)
+    /// No volume has this id: 404 `volume-not-found`.
+    struct VolumeNotFound: ProblemConvertible {
+        let id: String
+        func problem(requestID: String) -> Problem {
+            Problem(status: .notFound, slug: "volume-not-found", title: "Volume not found",
+                    detail: "No volume has the id \(BooksProblem.quoted(id)): use an id from a /books/v1/volumes search.")
+        }
     }
 
-    static func volumeNotFound(_ id: String) -> HTTPResponse {
-        GoogleErrorEnvelope.response(Problem(
-            status: .notFound, slug: "volume-not-found", title: "Volume not found",
-            detail: "No volume has the id \(BooksProblem.quoted(id)): use an id from a /books/v1/volumes search.",
-            types: .almanac))
+    static func volumeResponse<Value>(_ volume: Volume, lookup: CacheLookup<Value>, request: HTTPRequest,
+                                      links: PublicLinks) throws(InvalidRequest) -> HTTPResponse {
+        try linked(Array(VolumeRenderer.volumeJSON(volume).utf8), lookup: lookup, variant: "books#volume", request: request,
+               links: links)
     }
 }

@@ -7,38 +7,26 @@ extension BooksRoutes {
     /// only their base URL. A `q` that is only `isbn:X` or a bare ISBN is today's lookup (not
     /// found is 200 with `totalItems: 0`, as Google answers); any other query is a search
     /// (`BooksService.search`). Errors are in Google's envelope (`GoogleErrorEnvelope`).
-    static func volumes(_ request: HTTPRequest, service: BooksService, links: PublicLinks, logger: Logger?) -> HTTPResponseFuture {
-        if let isbnQuery = volumesISBNQuery(request.query("q")) {
-            let isbn: ISBN
-            switch isbnQuery {
-            case let .success(parsed): isbn = parsed
-            case let .failure(problem): return .ready(GoogleErrorEnvelope.response(problem))
-            }
-            return cachedOrLoaded(service.cachedBook(isbn), request: request, logger: logger,
-                                  load: { try await service.book(isbn) }) { volumesResponse($0, request: request, links: links) }
-        }
-        let query: VolumeSearchQuery
-        do {
-            query = try VolumeSearchQuery(parameter: request.query)
-        } catch {
-            return .ready(GoogleErrorEnvelope.response(BooksProblems.badRequest(error.message)))
-        }
-        return cachedOrLoaded(service.cachedSearch(query), request: request, logger: logger,
-                              load: { try await service.search(query) }) { searchResponse($0, request: request, links: links) }
-    }
+    struct VolumesEndpoints: Sendable {
+        let byISBN: CachedEndpoint<ISBN, CacheLookup<BookAnswer>>
+        let search: CachedEndpoint<VolumeSearchQuery, CacheLookup<VolumeSearchResult>>
 
-    /// A fresh cached answer at once (no task hop), else `load` as a task; a failure is the
-    /// upstream problem in Google's envelope.
-    static func cachedOrLoaded<Value>(_ hit: CacheLookup<Value>?, request: HTTPRequest, logger: Logger?,
-                                      load: @escaping @Sendable () async throws -> CacheLookup<Value>,
-                                      respond: @escaping @Sendable (CacheLookup<Value>) -> HTTPResponse) -> HTTPResponseFuture {
-        if let hit { return .ready(respond(hit)) }
-        return .pending {
-            do {
-                return respond(try await load())
-            } catch {
-                return GoogleErrorEnvelope.response(BooksProblems.problem(for: error, requestID: request.requestID, logger: logger))
+        init(_ service: BooksService, links: PublicLinks, failures: ProblemMapping) {
+            byISBN = CachedEndpoint(failures: failures, fresh: { service.cachedBook($0) },
+                                    load: { try await service.book($0) }) { lookup, _, request in
+                try volumesResponse(lookup, request: request, links: links)
             }
+            search = CachedEndpoint(failures: failures, fresh: { service.cachedSearch($0) },
+                                    load: { try await service.search($0) }) { lookup, _, request in
+                try searchResponse(lookup, request: request, links: links)
+            }
+        }
+
+        func answer(_ request: HTTPRequest) -> HTTPResponseFuture {
+            if let isbnQuery = volumesISBNQuery(request.query("q")) {
+                return byISBN.answer(request) { try isbnQuery.get() }
+            }
+            return search.answer(request) { try VolumeSearchQuery(parameter: request.query) }
         }
     }
 
@@ -68,22 +56,24 @@ extension BooksRoutes {
 
     /// Always 200 (`totalItems: 0` when not found), with the cache headers; the ETag differs
     /// from `/v1/books`' because the bytes do, and per link base for the same reason.
-    static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest, links: PublicLinks) -> HTTPResponse {
-        linked(lookup.value.volumesBody, lookup: lookup, variant: "books#volumes", request: request, links: links)
+    static func volumesResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest,
+                                links: PublicLinks) throws(InvalidRequest) -> HTTPResponse {
+        try linked(lookup.value.volumesBody, lookup: lookup, variant: "books#volumes", request: request, links: links)
     }
 
     /// A search page in Google's `books#volumes` shape.
-    static func searchResponse(_ lookup: CacheLookup<VolumeSearchResult>, request: HTTPRequest, links: PublicLinks) -> HTTPResponse {
+    static func searchResponse(_ lookup: CacheLookup<VolumeSearchResult>, request: HTTPRequest,
+                               links: PublicLinks) throws(InvalidRequest) -> HTTPResponse {
         let result = lookup.value
         let template = Array(VolumeRenderer.volumesJSON(totalItems: result.totalItems, items: result.items).utf8)
-        return linked(template, lookup: lookup, variant: "books#volumes search", request: request, links: links)
+        return try linked(template, lookup: lookup, variant: "books#volumes search", request: request, links: links)
     }
 
     /// `template` with its absolute links filled in, as a cacheable 200. Links need a base
     /// (`PublicLinks`): a request whose `Host` is not a valid host (and no
     /// `server.publicBaseUrl`) gets a 400.
     static func linked<Value>(_ template: [UInt8], lookup: CacheLookup<Value>, variant: String, request: HTTPRequest,
-                              links: PublicLinks) -> HTTPResponse {
+                              links: PublicLinks) throws(InvalidRequest) -> HTTPResponse {
         guard VolumesLinks.hasLinks(template) else {
             return HTTPCaching.response(
                 for: request, body: template, contentType: jsonType,
@@ -91,9 +81,9 @@ extension BooksRoutes {
                 freshness: CacheFreshness(lookup))
         }
         guard let base = links.base(for: request) else {
-            return GoogleErrorEnvelope.response(BooksProblems.badRequest(
+            throw InvalidRequest(
                 "The Host header is not a valid host, so no absolute link can be written; send a valid Host "
-                    + "or set server.publicBaseUrl."))
+                    + "or set server.publicBaseUrl.")
         }
         var response = HTTPCaching.response(
             for: request, body: VolumesLinks.fill(template, base: base), contentType: jsonType,

@@ -4,8 +4,8 @@ import HTTP1
 
 /// The absolute cover links of the Google-compatible volumes answer, filled in per response.
 ///
-/// The answer's bytes are rendered once, when the book is cached, but the link base depends
-/// on the request (`PublicLinks`). So the stored rendering carries
+/// The answer's bytes are rendered without the request (from the cached book, or a search page
+/// once per page), but the link base depends on the request (`PublicLinks`). So the rendering carries
 /// `BooksRenderer.linkBasePlaceholder` (a NUL byte) where the base goes.
 enum VolumesLinks {
     private static let marker = UInt8(ascii: BooksRenderer.linkBasePlaceholder.unicodeScalars.first ?? "\u{0}")

@@ -15,39 +15,56 @@ public enum HistoryRoutes {
     public static let patterns = ["/v1/bpi/historical/close.json", "/v1/rates/history"]
 
     /// - Parameter logger: where upstream failures and unexpected errors are logged, with the
-    ///   request id the problem's detail carries.
+    ///   request id the problem's detail carries (`ProblemMapping`).
     public static func register(on router: inout Router, history: HistoryService, logger: Logger? = nil) {
+        let endpoint = Self.endpoint(history, failures: .rates(logger: logger))
         router.get("/v1/bpi/historical/close.json", public: true) { request, _ in
-            coinDeskClose(request, history: history, logger: logger)
+            coinDeskClose(request, history: history, endpoint: endpoint)
         }
         router.get("/v1/rates/history", public: true) { request, _ in
-            ratesHistory(request, history: history, logger: logger)
+            ratesHistory(request, history: history, endpoint: endpoint)
         }
     }
 
-    /// Every failure of these routes as a problem: the request id in the detail of a 502/504
-    /// or unexpected error, and the same id in its log line.
-    static func problem(for error: any Error, _ request: HTTPRequest, logger: Logger?) -> HTTPResponse {
-        RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
+    /// What one history answer needs: the closes of `codes` over `days`, and how to render them
+    /// (body and the variant naming this representation for its ETag). `relative`: the range
+    /// moves at midnight, so the answer is fresh for clients until midnight only.
+    struct Query: Sendable {
+        var codes: [String]
+        var days: ClosedRange<Int64>
+        var relative: Bool
+        var render: @Sendable (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
+    }
+
+    /// The one answer path of every history answer: closes from the cache (synchronously when
+    /// every block is fresh), rendered with the cache headers, failures as `failures` says.
+    /// - Parameter load: the closes when they are not fresh; `history.closes` unless a test
+    ///   makes the load fail in a way the providers never do.
+    static func endpoint(_ history: HistoryService, failures: ProblemMapping,
+                         load: (@Sendable (Query) async throws -> HistoryCloses)? = nil) -> CachedEndpoint<Query, HistoryCloses> {
+        CachedEndpoint(failures: failures, fresh: { history.freshCloses($0.codes, days: $0.days) },
+                       load: load ?? { try await history.closes($0.codes, days: $0.days) }) { closes, query, request in
+            try respond(request, history: history, closes, relative: query.relative, render: query.render)
+        }
     }
 
     // MARK: CoinDesk
 
-    static func coinDeskClose(_ request: HTTPRequest, history: HistoryService, logger: Logger? = nil) -> HTTPResponseFuture {
+    static func coinDeskClose(_ request: HTTPRequest, history: HistoryService,
+                              endpoint: CachedEndpoint<Query, HistoryCloses>) -> HTTPResponseFuture {
         let parsed = CoinDeskCloseQuery.parse(
             start: request.query("start"), end: request.query("end"), currency: request.query("currency"),
             for: request.query("for"), index: request.query("index"), yesterday: history.yesterday())
         let query: CoinDeskCloseQuery
         switch parsed {
         case .success(let q): query = q
-        case .failure(.malformed(let error)): return .ready(problem(for: error, request, logger: logger))
+        case .failure(.malformed(let error)): return .ready(endpoint.failures.response(for: error, request))
         case .failure(.refused(let refusal)): return .ready(refused(refusal))
         }
         let variant = "bpi/close?\(query.label)&\(query.days.lowerBound)..\(query.days.upperBound)"
-        return answer(request, history: history, codes: [query.code], days: query.days, relative: query.relative,
-                      logger: logger) { closes in
+        return endpoint.answer(request, Query(codes: [query.code], days: query.days, relative: query.relative) { closes in
             (HistoryRenderer.coinDeskClose(closes, code: query.code, label: query.label), variant)
-        }
+        })
     }
 
     /// CoinDesk's refusals: 404, `text/plain`, its exact sentence, never stored.
@@ -60,7 +77,8 @@ public enum HistoryRoutes {
 
     // MARK: almanac's own
 
-    static func ratesHistory(_ request: HTTPRequest, history: HistoryService, logger: Logger? = nil) -> HTTPResponseFuture {
+    static func ratesHistory(_ request: HTTPRequest, history: HistoryService,
+                             endpoint: CachedEndpoint<Query, HistoryCloses>) -> HTTPResponseFuture {
         let base: String, symbols: [String], range: (days: ClosedRange<Int64>, clamped: Bool)
         do throws(RatesInputError) {
             range = try HistoryInput.range(start: request.query("start"), end: request.query("end"), yesterday: history.yesterday())
@@ -72,22 +90,21 @@ public enum HistoryRoutes {
                 return codes
             } ?? HistoryService.currencies.filter { $0 != base }
         } catch {
-            return .ready(problem(for: error, request, logger: logger))
+            return .ready(endpoint.failures.response(for: error, request))
         }
         let start = range.days.lowerBound, end = range.days.upperBound
         let variant = "rates/history?base=\(base)&symbols=\(symbols.joined(separator: ","))&\(start)..\(end)"
         let codes = Array(Set(symbols + [base]).subtracting(["BTC"])).sorted() + (symbols.contains("BTC") || base == "BTC" ? ["BTC"] : [])
-        return answer(request, history: history, codes: codes, days: range.days, relative: range.clamped,
-                      logger: logger) { closes in
+        return endpoint.answer(request, Query(codes: codes, days: range.days, relative: range.clamped) { closes in
             (HistoryRenderer.ratesHistory(closes, base: base, symbols: symbols, start: start, end: end), variant)
-        }
+        })
     }
 
     /// `date=` on a rates endpoint: the same answer as without it, from that day's closes.
     /// Codes the client named (base, symbols, code, from, to) must have a close that day (404
     /// otherwise); a listing of every currency shows those that have one.
     static func dated(_ request: HTTPRequest, _ query: RatesQuery, date: String, history: HistoryService,
-                      logger: Logger? = nil) -> HTTPResponseFuture {
+                      endpoint: CachedEndpoint<Query, HistoryCloses>) -> HTTPResponseFuture {
         let day: Int64, named: [String]
         do throws(RatesInputError) {
             day = try HistoryInput.date(date, yesterday: history.yesterday())
@@ -102,13 +119,13 @@ public enum HistoryRoutes {
             for code in asked where !known.contains(code) { known.append(try HistoryInput.historyCode(code)) }
             named = known
         } catch {
-            return .ready(problem(for: error, request, logger: logger))
+            return .ready(endpoint.failures.response(for: error, request))
         }
         let everything: Bool
         if case .rates(_, nil) = query { everything = true } else { everything = false }
         let variant = "date=\(day)&" + query.representationKey
-        return answer(request, history: history, codes: everything ? HistoryService.currencies : named, days: day...day,
-                      relative: false, logger: logger) { closes throws(RatesInputError) in
+        return endpoint.answer(request, Query(codes: everything ? HistoryService.currencies : named, days: day...day,
+                                              relative: false) { closes throws(RatesInputError) in
             for code in named where code != "BTC" && closes.value(code, day: day) == nil {
                 throw RatesInputError(kind: .unknownCurrency, slug: "no-history",
                                       detail: "No close of \(code) is known for \(HistoryDay.text(day)): history starts on 2011-08-18 (USD, EUR, GBP), later for some currencies.")
@@ -117,33 +134,13 @@ public enum HistoryRoutes {
                 throw RatesInputError(kind: .unknownCurrency, slug: "no-history", detail: "No close is known for \(HistoryDay.text(day)).")
             }
             return (try RatesRenderer.render(query, table: table), variant)
-        }
+        })
     }
 
-    // MARK: the one answer path
+    // MARK: rendering
 
-    /// Closes from the cache (synchronously when every block is fresh), rendered by `render`
-    /// (body and the variant naming this representation for its ETag), with cache headers.
-    private static func answer(
-        _ request: HTTPRequest, history: HistoryService, codes: [String], days: ClosedRange<Int64>, relative: Bool,
-        logger: Logger?, render: @escaping @Sendable (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
-    ) -> HTTPResponseFuture {
-        let failure: @Sendable (any Error) -> HTTPResponse = { error in problem(for: error, request, logger: logger) }
-        if let closes = history.freshCloses(codes, days: days) {
-            // A failure to render is answered on the asynchronous path (`TracedFailure`).
-            return TracedFailure.answer({ try respond(request, history: history, closes, relative: relative, render: render) },
-                                        writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
-        }
-        return .pending {
-            do {
-                let closes = try await history.closes(codes, days: days)
-                return try respond(request, history: history, closes, relative: relative, render: render)
-            } catch {
-                return failure(error)
-            }
-        }
-    }
-
+    /// Closes as the response: `render`'s body with the cache headers, fresh for clients until
+    /// midnight only when the range is `relative`.
     private static func respond(
         _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool,
         render: (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)

@@ -9,9 +9,10 @@ import Upstream
 /// The rates endpoints (docs/rates.md "Endpoints") on a `Router`, served from `RatesService`'s single cached
 /// table through a `RenderMemo`.
 ///
-/// Hot path: a fresh table is read synchronously (`freshTable()`), the body comes from the
-/// memo (rendered once per table and query), and the answer is `.ready` — no task hop, no
-/// JSON encoding. Misses and stale reads go `.pending` and await the cache.
+/// Hot path (`CachedEndpoint`): a fresh table is read synchronously (`freshIndexed()`), the
+/// body comes from the memo (rendered once per table and query), and the answer is `.ready` —
+/// no task hop, no JSON encoding. Misses and stale reads go `.pending` and await the cache.
+/// Failures are thrown and told by `ProblemMapping.rates`.
 ///
 /// Input rules: codes are three ASCII letters in any case, normalized to upper case; malformed
 /// input is a 400 problem naming the parameter, a well-formed code the table lacks a 404;
@@ -38,144 +39,104 @@ public enum RatesRoutes {
                                 history: HistoryService? = nil, logger: Logger? = nil) {
         let endpoint = Endpoint(service: service, memo: memo, history: history, logger: logger)
         router.get("/v1/rates", public: true) { request, _ in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+            endpoint.answer(request) {
                 .rates(base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"),
                        symbols: try RatesInput.symbols(request.query("symbols")))
             }
         }
         router.get("/v1/rates/{code}", public: true) { request, params in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+            endpoint.answer(request) {
                 .rate(code: try RatesInput.code(params["code"], parameter: "currency code"),
                       base: try RatesInput.code(request.query("base"), parameter: "base", default: "BTC"))
             }
         }
         router.get("/v1/convert", public: true) { request, _ in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+            endpoint.answer(request) {
                 .convert(from: try RatesInput.code(request.query("from"), parameter: "from"),
                          to: try RatesInput.code(request.query("to"), parameter: "to"),
                          amount: try RatesInput.amount(request.query("amount")))
             }
         }
         router.get("/v1/currencies", public: true) { request, _ in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .currencies }
+            endpoint.answer(request) { .currencies }
         }
         router.get("/v1/bpi/currentprice.json", public: true) { request, _ in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiCurrentPrice }
+            endpoint.answer(request) { .bpiCurrentPrice }
         }
         router.get("/v1/bpi/currentprice/{code}.json", public: true) { request, params in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in
+            endpoint.answer(request) {
                 .bpiCurrentPriceIn(code: try RatesInput.code(params["code"], parameter: "currency code"))
             }
         }
         router.get("/v1/bpi/supported-currencies.json", public: true) { request, _ in
-            endpoint.answer(request) { () throws(RatesInputError) -> RatesQuery in .bpiSupportedCurrencies }
+            endpoint.answer(request) { .bpiSupportedCurrencies }
         }
         router.get("/v1/index", public: true) { request, _ in endpoint.index(request) }
     }
-
-    /// Whether `problem(for:)` writes a warn line for `error`: a currency the provider listed
-    /// without a usable rate, or an unexpected error (see `TracedFailure`).
-    static func writesWarnLine(for error: any Error) -> Bool {
-        switch error {
-        case let e as RatesInputError: return e.kind == .unavailableCurrency && e.upstream != nil
-        case is ProvidersUnavailable, is UpstreamError, is CancellationError: return false
-        default: return true
-        }
-    }
-
-    /// The problem for a rates failure: client input (400/404), upstream (502/504). Upstream
-    /// failures were logged when they happened (`UpstreamFailureLog`) under the request id the
-    /// detail names; a currency the provider listed without a usable rate is logged here.
-    public static func problem(for error: any Error, requestID: String = "", logger: Logger? = nil) -> Problem {
-        switch error {
-        case let e as RatesInputError:
-            switch e.kind {
-            case .malformed: return Problem(status: .badRequest, slug: e.slug, detail: e.detail)
-            case .unknownCurrency: return Problem(status: .notFound, slug: e.slug, detail: e.detail)
-            case .unavailableCurrency:
-                guard let upstream = e.upstream else { return Problem(status: .badGateway, slug: e.slug, detail: e.detail) }
-                // The provider answered, but not this currency's rate: its table was stored, so
-                // this is logged when a client asks for the currency, not when it was fetched.
-                if let logger { UpstreamFailureLog.write(upstream, requestID: requestID, to: logger) }
-                return UpstreamProblem.problem(for: upstream, requestID: requestID)
-            }
-        case let e as ProvidersUnavailable:
-            return ProvidersUnavailableProblem.problem(e, requestID: requestID)
-        case let e as UpstreamError:
-            return UpstreamProblem.problem(for: e, requestID: requestID)
-        case is CancellationError:
-            return Problem(status: .serviceUnavailable, slug: "cancelled", detail: "The request was cancelled before rates were available.")
-        default:
-            logger?.warn("rates failed", ["error": .string(String(describing: error))],
-                         for: RequestLogContext(requestID: requestID, trace: TraceContext.current))
-            return Problem(status: .badGateway, slug: "upstream-failed", title: "Upstream failed",
-                           detail: "Rates are unavailable" + (requestID.isEmpty ? "." : " (request id \(requestID))."))
-        }
-    }
 }
 
-/// One service + memo pair shared by every rates handler.
+/// The rates endpoints' one cached answer path (`CachedEndpoint`): every query is answered from
+/// the service's single indexed table, rendered through the memo.
 private struct Endpoint: Sendable {
     let service: RatesService
-    let memo: RenderMemo
     let history: HistoryService?
-    let logger: Logger?
+    /// `date=`'s answers, from that day's closes.
+    let dated: CachedEndpoint<HistoryRoutes.Query, HistoryCloses>?
+    let failures: ProblemMapping
+    let rates: CachedEndpoint<RatesQuery, CacheLookup<IndexedRates>>
+    let indexReport: CachedEndpoint<Void, CacheLookup<IndexedRates>>
 
-    func answer(_ request: HTTPRequest, _ parse: () throws(RatesInputError) -> RatesQuery) -> HTTPResponseFuture {
-        let query: RatesQuery
-        do {
-            query = try parse()
-        } catch {
-            return .ready(RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response)
+    init(service: RatesService, memo: RenderMemo, history: HistoryService?, logger: Logger?) {
+        self.service = service
+        self.history = history
+        let failures = ProblemMapping.rates(logger: logger)
+        self.failures = failures
+        dated = history.map { HistoryRoutes.endpoint($0, failures: failures) }
+        rates = CachedEndpoint(failures: failures, fresh: { _ in service.freshIndexed() },
+                               load: { _ in try await service.indexed() }) { lookup, query, request in
+            let rendered = try memo.rendered(query, table: lookup.value.table, validator: lookup.validator,
+                                             constituents: lookup.value.disclaimerConstituents)
+            return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
+                                        etag: rendered.etag, freshness: CacheFreshness(lookup))
         }
-        if let history, let date = request.query("date") {
-            switch query {
-            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history, logger: logger)
-            default: break
-            }
-        }
-        return lookup(request) { lookup in try respond(request, query, lookup) }
-    }
-
-    /// `GET /v1/index`: the report the served table was built from; 404 when the index is off.
-    func index(_ request: HTTPRequest) -> HTTPResponseFuture {
-        guard service.index != nil else {
-            return .ready(Problem(status: .notFound, slug: "index-off",
-                                  detail: "The price index is off (rates.index.providers is empty); rates come from the provider chain alone.").response)
-        }
-        return lookup(request) { lookup in
-            guard let body = lookup.value.indexBody else {
-                return Problem(status: .notFound, slug: "index-off", detail: "The price index is off.").response
-            }
+        indexReport = CachedEndpoint(failures: failures, fresh: { _ in service.freshIndexed() },
+                               load: { _ in try await service.indexed() }) { lookup, _, request in
+            guard let body = lookup.value.indexBody else { throw IndexOff(detail: "The price index is off.") }
             return HTTPCaching.response(for: request, body: body, contentType: "application/json; charset=utf-8",
                                         etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "index"),
                                         freshness: CacheFreshness(lookup))
         }
     }
 
-    /// Answers from the cached value: at once when it is fresh (a failure to render it on the
-    /// asynchronous path, `TracedFailure`), else after the cache's load.
-    private func lookup(_ request: HTTPRequest,
-                        _ respond: @escaping @Sendable (CacheLookup<IndexedRates>) throws -> HTTPResponse) -> HTTPResponseFuture {
-        let failure: @Sendable (any Error) -> HTTPResponse = { [logger] error in
-            RatesRoutes.problem(for: error, requestID: request.requestID, logger: logger).response
+    func answer(_ request: HTTPRequest, _ parse: () throws -> RatesQuery) -> HTTPResponseFuture {
+        let query: RatesQuery
+        do {
+            query = try parse()
+        } catch {
+            return .ready(failures.response(for: error, request))
         }
-        if let lookup = service.freshIndexed() {
-            return TracedFailure.answer({ try respond(lookup) }, writesWarnLine: RatesRoutes.writesWarnLine, failure: failure)
-        }
-        return .pending { [self] in
-            do {
-                return try respond(try await service.indexed())
-            } catch {
-                return failure(error)
+        if let history, let dated, let date = request.query("date") {
+            switch query {
+            case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history,
+                                                                     endpoint: dated)
+            default: break
             }
         }
+        return rates.answer(request, query)
     }
 
-    private func respond(_ request: HTTPRequest, _ query: RatesQuery, _ lookup: CacheLookup<IndexedRates>) throws -> HTTPResponse {
-        let rendered = try memo.rendered(query, table: lookup.value.table, validator: lookup.validator,
-                                         constituents: lookup.value.disclaimerConstituents)
-        return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
-                                    etag: rendered.etag, freshness: CacheFreshness(lookup))
+    /// `GET /v1/index`: the report the served table was built from; 404 when the index is off.
+    func index(_ request: HTTPRequest) -> HTTPResponseFuture {
+        guard service.index != nil else {
+            return .ready(failures.response(for: IndexOff(
+                detail: "The price index is off (rates.index.providers is empty); rates come from the provider chain alone."), request))
+        }
+        return indexReport.answer(request, ())
     }
+}
+
+/// `GET /v1/index` while the price index is off: 404 `index-off`.
+private struct IndexOff: ProblemConvertible {
+    let detail: String
+    func problem(requestID: String) -> Problem { Problem(status: .notFound, slug: "index-off", detail: detail) }
 }
