@@ -13,7 +13,7 @@
 /// `since` must stay the list's minimum because other queues compare it.
 ///
 /// Pure value type, no clock, no sockets: `ReclaimableListTests` drive it directly. Its
-/// owner (a `ConnectionQueue`) confines it to one queue.
+/// owner (a `ConnectionLoop`) confines it to one event loop.
 struct ReclaimableList<Element> {
     /// A listed element's position; valid until that element is removed.
     typealias Handle = Int32

@@ -1,40 +1,41 @@
-import Dispatch
-
-/// One of the few serial queues that own connections, with the scratch memory its
-/// connections share.
+/// One of the server's event loops (one per CPU by default), with its listening socket and
+/// the scratch memory its connections share.
 ///
-/// Connections are spread over a few serial queues (one per CPU by default) instead of a queue (and
-/// never a thread) each: a queue's connections run one at a time, so they can share one
-/// read buffer and one head buffer, which keeps an idle connection down to its object,
-/// its sources and its parser. Everything here is touched only on `queue`, hence
-/// `@unchecked Sendable`.
-final class ConnectionQueue: @unchecked Sendable {
-    let queue: DispatchQueue
-    /// Where every read on this queue lands before the parser copies what it needs.
+/// A connection is accepted by a loop's own listening socket (`SO_REUSEPORT`: the kernel
+/// spreads new connections over the loops' sockets), and lives on that loop until it closes:
+/// read, answered, timed and written on the loop's thread. The loop's connections run one at
+/// a time, so they share one read buffer, one head buffer and one `Date` header, which keeps an
+/// idle connection down to its object, its timer slot and its parser, and a cached hit away
+/// from anything another loop touches. Everything here is touched only on `loop`'s thread,
+/// hence `@unchecked Sendable`.
+final class ConnectionLoop: @unchecked Sendable {
+    let loop: EventLoop<Connection>
+    /// Where every read on this loop lands before the parser copies what it needs.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Response heads are serialized here; only a partially written head is copied out.
     private(set) var headScratch: UnsafeMutableRawBufferPointer
-    /// Readiness of this queue's sockets.
-    let poller: SocketPoller
-    /// This queue's connections that may be closed to make room at `maxConnections`.
+    /// This loop's `Date` header, formatted at most once per second.
+    var date = HTTPDateCache()
+    /// This loop's connections that may be closed to make room at `maxConnections`.
     let reclaimables = ReclaimableConnections()
+    /// This loop's listening socket, between `HTTPServer.start()` and shutdown.
+    var listener: Listener?
     /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
     private var logFlushScheduled = false
 
-    /// Runs `flush` once on this queue after the work in hand: lines logged during a batch of
-    /// ready sockets go out together, before the queue goes idle. Called on `queue`.
+    /// Runs `flush` once on this loop after the current batch: lines logged during a batch of
+    /// ready sockets go out together, before the loop waits again.
     func scheduleLogFlush(_ flush: @escaping @Sendable () -> Void) {
         guard !logFlushScheduled else { return }
         logFlushScheduled = true
-        queue.async { [self] in
+        loop.afterBatch { [self] in
             logFlushScheduled = false
             flush()
         }
     }
 
-    init(label: String, readBufferSize: Int = 64 * 1024) {
-        queue = DispatchQueue(label: label, qos: .userInitiated)
-        poller = SocketPoller(queue: queue)
+    init(readBufferSize: Int = 64 * 1024) {
+        loop = EventLoop()
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     }
