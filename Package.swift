@@ -16,6 +16,12 @@ let package = Package(
     name: "almanac",
     products: [
         .executable(name: "almanac", targets: ["almanac"]),
+        // The modules the fuzz package (Fuzz/) builds its targets on, as a path dependency on this
+        // package: the parser (HTTP1), RESP (Redis), the decoders (Rates, Books), the shared-value
+        // records and the whole app. Not a public API.
+        .library(name: "AlmanacModules", targets: ["Base", "Transport", "HTTP1", "Web", "HTTPClient", "Cache", "Upstream",
+                                                    "Rates", "Books", "Redis", "SharedSteward", "Almanac"]),
+        .library(name: "AlmanacTestSupport", targets: ["TestSupport"]),
     ],
     targets: [
         // libcurl through pkg-config, with typed shims for its variadic setters.
@@ -41,10 +47,19 @@ let package = Package(
         // What every layer needs once: JSON string escaping, ASCII decimals, content digests,
         // civil time and date formats, histograms. No dependencies, Swift only.
         .target(name: "Base"),
-        .target(name: "HTTPServer", dependencies: ["Base", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // The server in three layers, as swift-nio and Hummingbird split theirs:
+        // Transport: sockets, the epoll poller, listeners, timers and the few POSIX calls (shared by
+        // HTTP and Redis); it knows nothing of HTTP.
+        .target(name: "Transport", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // HTTP1: the HTTP/1.1 protocol (incremental parser, connection state machine, request and
+        // response types, the connections that drive them over Transport). No Glibc: every system
+        // call goes through Transport. The fuzz targets depend on it as a module.
+        .target(name: "HTTP1", dependencies: ["Base", "Transport"]),
+        // Web: what an application puts on top of HTTP/1.1: the router, CORS, content negotiation.
+        .target(name: "Web", dependencies: ["Base", "HTTP1"]),
         .target(name: "HTTPClient", dependencies: ["Base", "CCurl"]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTPServer", "Upstream", "Rates"]),
+        .target(name: "HTTPClientTestSupport", dependencies: ["Base", "HTTPClient", "HTTP1", "Web", "Upstream", "Rates"]),
         // Helpers every test target shares (async gate, seeded RNG, raw-socket HTTP/1.1 client with
         // deadlines); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache"]),
@@ -52,9 +67,9 @@ let package = Package(
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
         .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"]),
-        // Redis client: pure RESP2/RESP3 parser and encoder, connection on HTTPServer's poller;
-        // implements the cache's SharedCacheBackend; TLS through OpenSSL.
-        .target(name: "Redis", dependencies: ["Base", "HTTPServer", "Cache", "COpenSSL"]),
+        // Redis client: pure RESP2/RESP3 parser and encoder, connection on Transport's poller;
+        // implements the cache's SharedCacheBackend; TLS through OpenSSL. No HTTP module.
+        .target(name: "Redis", dependencies: ["Base", "Transport", "Cache", "COpenSSL"]),
         // The steward's state shared by a cluster's replicas through Redis (Lua scripts on
         // Redis time, local fallback while Redis is away).
         .target(name: "SharedSteward", dependencies: ["Redis", "Upstream"]),
@@ -65,27 +80,28 @@ let package = Package(
         // Swift objects: clang's default DWARF 5 stops valgrind (scripts/profile-hit.sh).
         .target(name: "CBuildInfo", cSettings: [.define("ALMANAC_COMMIT", to: "\"\(buildCommit)\""),
                                                 .unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "Almanac", dependencies: ["Base", "HTTPServer", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
+        .target(name: "Almanac", dependencies: ["Base", "Transport", "HTTP1", "Web", "HTTPClient", "Upstream", "Cache", "Rates", "Books", "CBuildInfo", "Gzip", "Redis", "SharedSteward"],
                 // The OpenAPI document, as a JSON file; its bytes are compiled in (`PackageResources`).
                 resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(name: "almanac", dependencies: ["Almanac"]),
 
         // Benchmark drivers (`make bench`), never run by tests.
-        .executableTarget(name: "bench-server", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "bench-server", dependencies: ["HTTP1", "Web"]),
         .executableTarget(name: "bench-cache", dependencies: ["Cache"]),
         .executableTarget(name: "bench-client", dependencies: ["HTTPClient"]),
         .executableTarget(name: "bench-redis", dependencies: ["Redis", "TestSupport"]),
 
         .testTarget(name: "BaseTests", dependencies: ["Base", "TestSupport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "Web", "Transport", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "HTTP1", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTP1", "Web", "TestSupport"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
         .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "BooksTests", dependencies: ["Books", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "Cache", "HTTPClientTestSupport", "HTTPServer", "TestSupport", "Gzip", "Redis"]),
+        .testTarget(name: "AlmanacTests", dependencies: ["Almanac", "Base", "Cache", "HTTPClientTestSupport", "Transport", "HTTP1", "Web", "TestSupport", "Gzip", "Redis"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,43 +55,8 @@ done
 # 0 seconds means build only (libFuzzer's -max_total_time=0 would mean "forever").
 [ "$SECONDS_TO_RUN" -gt 0 ] || BUILD_ONLY=1
 
-# Link the product sources (a symlink per file: SwiftPM refuses a target directory that is a
-# symlink leading outside the package). Refreshed in place on every run — new files linked,
-# links to deleted files removed — so a concurrent run's build never sees a missing file.
-link() { # link DIR FILE...   (FILEs relative to $ROOT/Sources; DIR four levels below $ROOT)
-  local dir="$1"; shift
-  mkdir -p "$dir"
-  for f in "$@"; do ln -sfn "../../../../Sources/$f" "$dir/$(basename "$f")"; done
-  find "$dir" -maxdepth 1 -xtype l -delete
-}
-# 1. The parser and the shared types it uses, compiled into the parser target itself.
-link "$FUZZ/Sources/ParserFuzz/Linked" $(cd "$ROOT/Sources" && ls HTTPServer/RequestParser*.swift \
-  HTTPServer/Parse*.swift HTTPServer/{HTTPRequest,HTTPHeaders,HTTPStatus,QueryString}.swift)
-# 1b. The RESP parser (pure files; they import only Base) for the resp target.
-link "$FUZZ/Sources/RESPFuzz/Linked" $(cd "$ROOT/Sources" && ls Redis/RESP*.swift)
-# 1c. The shared-value checks the unit tests use, for the shared-values target.
-link "$FUZZ/Sources/SharedValuesFuzz/Linked" TestSupport/SharedCacheValueProbe.swift TestSupport/SplitMix64.swift TestSupport/RandomText.swift
-# 2. Whole modules for the decoders: Rates and Books with what they import (same module names
-#    and dependency graph as the root package, so their sources compile unchanged).
-#    A module's subfolders (Rates/History, CBuildInfo/include) are mirrored folder by folder.
-#    The list follows Almanac's dependencies in ../Package.swift (a module missing here fails
-#    the fuzz build, and so `make test`).
-link_tree() { # link_tree MODULE: every file below Sources/MODULE, same relative layout
-  local module="$1" sub dir depth up
-  while IFS= read -r sub; do
-    dir="$FUZZ/Sources/Linked/$sub"
-    depth=$(( $(tr -cd / <<<"$sub" | wc -c) + 4 ))
-    up=$(printf '../%.0s' $(seq 1 "$depth"))
-    mkdir -p "$dir"
-    for f in "$ROOT/Sources/$sub"/*; do
-      [ -f "$f" ] && ln -sfn "${up}Sources/$sub/$(basename "$f")" "$dir/$(basename "$f")"
-    done
-    find "$dir" -maxdepth 1 -xtype l -delete
-  done < <(cd "$ROOT/Sources" && find "$module" -type d)
-}
-for module in Base CCurl CEpoll CZlib COpenSSL CBuildInfo HTTPClient HTTPServer Upstream Cache Gzip Rates Books Redis SharedSteward Almanac; do
-  link_tree "$module"
-done
+# The product's modules come from the root package (Fuzz/Package.swift depends on it by path):
+# nothing to link or list here.
 
 # -parse-as-library: the entry point is LLVMFuzzerTestOneInput; libFuzzer brings `main`.
 # -sanitize=fuzzer,address in ONE flag: swiftc keeps only the last -sanitize= it sees, so

@@ -1,7 +1,8 @@
 import Base
 import Cache
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Redis
 import SharedSteward
 import Synchronization

@@ -1,7 +1,8 @@
 import Books
 import Cache
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 import Upstream
 

@@ -2,9 +2,6 @@
 /// (schemes, hosts, header tokens, media types, configuration names): no locale, no Unicode
 /// folding, and a byte that is not an ASCII capital passes through unchanged, so a letter with
 /// a combining mark never folds into something it is not.
-///
-/// (The request parser's files keep a copy of the one-line fold: they are also compiled into a
-/// fuzz target on their own, without this module.)
 public enum ASCIICase {
     /// `A`…`Z` → `a`…`z`; every other byte as it is.
     @inlinable

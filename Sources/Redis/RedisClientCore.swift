@@ -1,5 +1,5 @@
 import Dispatch
-import HTTPServer
+import Transport
 import Synchronization
 
 /// The socket side of a Redis client: one connection at a time on a `SocketPoller`, driven by a

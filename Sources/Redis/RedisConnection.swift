@@ -1,4 +1,4 @@
-import HTTPServer
+import Transport
 import Glibc
 
 /// What a `RedisConnection` reports to the client that owns it (on the client's queue).

@@ -1,5 +1,5 @@
 import Glibc
-import HTTPServer
+import Transport
 
 /// One address `getaddrinfo` gave for the Redis host, kept as raw `sockaddr` bytes.
 struct RedisAddress: Sendable {

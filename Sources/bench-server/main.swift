@@ -1,7 +1,8 @@
 // Serves a fixed ~700-byte JSON body through the real HTTPServer, for `scripts/bench-server.sh`.
 // Usage: bench-server [port] (or BENCH_PORT); binds 127.0.0.1; SIGTERM/SIGINT stop it.
 // BENCH_MAX_CONNECTIONS sets server.maxConnections (20,000), BENCH_QUEUES the queue count.
-import HTTPServer
+import HTTP1
+import Web
 import Glibc
 
 let arguments = CommandLine.arguments

@@ -1,5 +1,5 @@
 import Cache
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 

@@ -1,7 +1,7 @@
 import Cache
 import HTTPClient
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 

@@ -1,7 +1,7 @@
 import Books
 import Foundation
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 

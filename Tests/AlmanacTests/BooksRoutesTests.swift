@@ -4,7 +4,8 @@ import Cache
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
+import Web
 import Synchronization
 import Testing
 @testable import Almanac

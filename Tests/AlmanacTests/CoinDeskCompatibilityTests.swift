@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTP1
 import Rates
 import TestSupport
 import Testing

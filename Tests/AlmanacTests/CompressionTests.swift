@@ -2,7 +2,8 @@ import TestSupport
 import Foundation
 import Gzip
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
+import Web
 import Testing
 @testable import Almanac
 

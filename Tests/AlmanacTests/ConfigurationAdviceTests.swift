@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-import HTTPServer
+import HTTP1
+import Transport
 import Testing
 @testable import Almanac
 

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 
@@ -52,6 +52,81 @@ import Testing
         for page in pages {
             #expect(index.contains("](\(page))"), "docs/README.md does not link \(page)")
         }
+    }
+
+    /// The README's module graph is Package.swift's: every product module (library and
+    /// executable targets, not the test support, benchmark drivers or the C build-info target)
+    /// with exactly its dependencies. A module added, removed or rewired without the README
+    /// fails here.
+    @Test func readmeModuleGraphMatchesThePackage() throws {
+        let readme = try read("README.md")
+        guard let start = readme.range(of: "<!-- module-graph -->\n```\n"),
+              let end = readme.range(of: "```\n<!-- /module-graph -->", range: start.upperBound..<readme.endIndex) else {
+            Issue.record("README.md has no <!-- module-graph --> block")
+            return
+        }
+        var documented: [String: Set<String>] = [:]
+        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let module = words.first else { continue }
+            let rest = words.count > 1 ? words[1] : ""
+            documented[module] = Set(rest.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "—" })
+        }
+        let declared = try Self.packageTargets(read("Package.swift"))
+            .filter { !$0.key.hasSuffix("TestSupport") && !$0.key.hasPrefix("bench-") && !Self.isCTarget($0.key) }
+        #expect(documented == declared, "README module graph differs from Package.swift")
+        #expect(declared["Redis"]?.isDisjoint(with: ["HTTP1", "Web"]) == true, "Redis must not depend on the HTTP modules")
+    }
+
+    /// `CEpoll`, `CBuildInfo`, …: C targets (system libraries and the build-info string), which the
+    /// README names only as dependencies.
+    private static func isCTarget(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        return bytes.count > 1 && bytes[0] == UInt8(ascii: "C") && bytes[1] >= UInt8(ascii: "A") && bytes[1] <= UInt8(ascii: "Z")
+    }
+
+    /// `.target(name: "X", dependencies: [...])` and `.executableTarget(...)` of a manifest: each
+    /// name with the quoted names in its dependency list (conditions carry no quotes).
+    private static func packageTargets(_ manifest: String) -> [String: Set<String>] {
+        var targets: [String: Set<String>] = [:]
+        let scalars = Array(manifest.unicodeScalars)
+        func quoted(_ slice: ArraySlice<Unicode.Scalar>) -> [String] {
+            var names: [String] = [], current: String?
+            for scalar in slice {
+                if scalar == "\"" {
+                    if let name = current { names.append(name); current = nil } else { current = "" }
+                } else if current != nil {
+                    current?.unicodeScalars.append(scalar)
+                }
+            }
+            return names
+        }
+        let text = manifest
+        for opener in [".target(name:", ".executableTarget(name:"] {
+            var searchFrom = text.startIndex
+            while let found = text.range(of: opener, range: searchFrom..<text.endIndex) {
+                searchFrom = found.upperBound
+                let index = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: found.lowerBound)
+                var depth = 0, close = index
+                for i in index..<scalars.count {
+                    if scalars[i] == "(" { depth += 1 } else if scalars[i] == ")" { depth -= 1; if depth == 0 { close = i; break } }
+                }
+                let call = scalars[index...close]
+                guard let name = quoted(call).first else { continue }
+                var dependencies: Set<String> = []
+                let callText = String(String.UnicodeScalarView(call))
+                if let list = callText.range(of: "dependencies: [") {
+                    let listScalars = Array(callText[list.upperBound...].unicodeScalars)
+                    var level = 1, stop = listScalars.count
+                    for (i, scalar) in listScalars.enumerated() {
+                        if scalar == "[" { level += 1 } else if scalar == "]" { level -= 1; if level == 0 { stop = i; break } }
+                    }
+                    dependencies = Set(quoted(listScalars[0..<stop]))
+                }
+                targets[name] = dependencies
+            }
+        }
+        return targets
     }
 
     /// `2.7`, `0.2`, and whole numbers without a fraction (`13`, `0`), as the tables write them.

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
 import Rates
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Testing
 import Cache
 import HTTPClient
-import HTTPServer
+import HTTP1
 @testable import Almanac
 
 @Suite struct HTTPCachingTests {

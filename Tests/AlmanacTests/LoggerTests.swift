@@ -1,6 +1,6 @@
 import Base
 import Foundation
-import HTTPServer
+import HTTP1
 import Synchronization
 import Testing
 import TestSupport

@@ -2,7 +2,8 @@ import Base
 import Cache
 import Foundation
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Testing
 @testable import Almanac
 

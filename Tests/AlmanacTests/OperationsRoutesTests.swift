@@ -1,5 +1,6 @@
 import Cache
-import HTTPServer
+import HTTP1
+import Web
 import Synchronization
 import Testing
 import TestSupport

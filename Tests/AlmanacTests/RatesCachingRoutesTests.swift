@@ -1,6 +1,7 @@
 import TestSupport
 import Cache
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 import Testing
 @testable import Almanac

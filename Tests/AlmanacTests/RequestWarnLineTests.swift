@@ -1,7 +1,7 @@
 import Base
 import Cache
 import Foundation
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 

@@ -1,7 +1,7 @@
 import Cache
 import Base
 import Foundation
-import HTTPServer
+import HTTP1
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import Cache
 import Foundation
-import HTTPServer
+import HTTP1
+import Web
 import Synchronization
 @testable import Almanac
 

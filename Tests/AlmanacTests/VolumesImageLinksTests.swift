@@ -1,6 +1,6 @@
 import Books
 import HTTPClientTestSupport
-import HTTPServer
+import HTTP1
 import Testing
 @testable import Almanac
 

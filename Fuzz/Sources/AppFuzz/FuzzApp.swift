@@ -7,7 +7,8 @@ import Almanac
 import Dispatch
 import FuzzSupport
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 
 /// Discards log lines (formatting and redaction still run).
 final class DiscardingSink: LogSink {

@@ -1,7 +1,8 @@
 // What every answer of the app must be, whatever the request held.
 import Base
 import FuzzSupport
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 
 enum ResponseChecks {

@@ -2,6 +2,7 @@
 // the input, and byte by byte, under default and tiny limits, and traps when the outcomes
 // differ or an invariant of the parser's contract breaks.
 import FuzzChunkings
+import HTTP1
 
 /// A comparable summary of one event.
 enum Digest: Equatable {

@@ -1,7 +1,9 @@
 // The RESP fuzz entry point: parses each input whole, split in two and three places chosen from
 // the input, and byte by byte, under default and tiny limits, and traps when the outcomes differ,
 // an error is not sticky, or a parsed value does not survive encode → parse unchanged.
+import Base
 import FuzzChunkings
+import Redis
 
 let limitSets: [RESPParserLimits] = [
     RESPParserLimits(),

@@ -19,6 +19,7 @@ import Cache
 import FuzzSupport
 import Rates
 import SharedSteward
+import TestSupport
 import Upstream
 
 /// The fuzz's clock (Unix ms): the seeds' envelopes are stored at it.

@@ -1,5 +1,6 @@
 import Foundation
-import HTTPServer
+import HTTP1
+import Transport
 
 /// Turns a failure to open the listening socket into a sentence that names the setting to
 /// change, because "bind(0.0.0.0:8080): Address already in use (errno 98)" leaves an operator

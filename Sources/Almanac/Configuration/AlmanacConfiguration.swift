@@ -1,6 +1,6 @@
 import Books
 import HTTPClient
-import HTTPServer
+import HTTP1
 import Rates
 import Upstream
 

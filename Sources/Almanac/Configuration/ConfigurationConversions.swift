@@ -1,6 +1,6 @@
 import Cache
 import HTTPClient
-import HTTPServer
+import HTTP1
 import Rates
 import Redis
 

@@ -1,6 +1,7 @@
 import Base
 import Foundation
-import HTTPServer
+import HTTP1
+import Web
 import Redis
 
 /// One operator-settable key: its dotted path, its environment variable, what it accepts,

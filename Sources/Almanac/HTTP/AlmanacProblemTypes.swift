@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP1
 
 extension ProblemTypes {
     /// docs/problems.md where the project is published: one section per slug almanac sends.

@@ -1,6 +1,7 @@
 import Base
 import Cache
-import HTTPServer
+import HTTP1
+import Web
 import Synchronization
 
 /// Turns a cache lookup and its rendered bytes into the response a client sees (docs/cache.md "What a client sees"):

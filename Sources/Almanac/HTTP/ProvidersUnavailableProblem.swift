@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP1
 import Upstream
 
 /// The problem for a provider chain that produced no answer.

@@ -1,6 +1,6 @@
 import Base
 import HTTPClient
-import HTTPServer
+import HTTP1
 
 /// The absolute base (`https://books.example.com`) of links almanac writes into answers: the
 /// Google-compatible `imageLinks`, which clients written for Google expect to be absolute.

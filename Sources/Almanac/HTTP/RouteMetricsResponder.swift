@@ -1,5 +1,6 @@
 import Dispatch
-import HTTPServer
+import HTTP1
+import Web
 
 /// Wraps a router as the server's responder, recording per-route metrics and applying the
 /// CORS policy to public routes (`Router.Route.isPublic`). Matching happens once: the matched

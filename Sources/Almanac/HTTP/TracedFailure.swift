@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTP1
 
 /// An answer made at once from the cache whose failure may write a warn line (a cached rates
 /// table that lists the currency asked for without a usable rate).

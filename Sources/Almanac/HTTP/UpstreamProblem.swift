@@ -1,5 +1,5 @@
 import HTTPClient
-import HTTPServer
+import HTTP1
 
 /// Maps upstream failures to the problems clients see: a timeout is 504 (`upstream-timeout`),
 /// every other failure 502 (`upstream-failed`).

@@ -1,6 +1,6 @@
 import Base
 import Glibc
-import HTTPServer
+import HTTP1
 
 /// Structured logging to stdout, one line per event: JSON lines by default (for log
 /// shippers), `key=value` text on request. Every message and field passes the `Redactor`

@@ -1,5 +1,5 @@
 import Base
-import HTTPServer
+import HTTP1
 
 /// The client's request a log line is written for: its `X-Request-ID` and its W3C trace, the
 /// same the access line carries, so one id (or one `trace_id` in a tracing system) finds every

@@ -1,7 +1,7 @@
 import Base
 import Cache
 import HTTPClient
-import HTTPServer
+import HTTP1
 
 /// One `warn` line per failed upstream request, written where it fails (the steward's
 /// `onFailure`), so the operator sees every failure: those a client is told about (502, 503,

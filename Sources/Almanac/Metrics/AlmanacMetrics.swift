@@ -1,6 +1,6 @@
 import Cache
 import Upstream
-import HTTPServer
+import HTTP1
 
 /// The standard set of families `/metrics` serves (docs/operations.md "Metrics"), assembled from closures so
 /// each source (server, cache, HTTP client) is read at scrape time and tests can feed fakes.

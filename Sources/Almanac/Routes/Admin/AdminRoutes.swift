@@ -1,7 +1,8 @@
 import Cache
 import Foundation
 import Base
-import HTTPServer
+import HTTP1
+import Web
 import Upstream
 
 /// The admin API: cache statistics and purges, behind `Authorization: Bearer <token>`.

@@ -1,7 +1,7 @@
 import Base
 import Books
 import Cache
-import HTTPServer
+import HTTP1
 
 extension BooksRoutes {
     /// Most ISBNs one batch request may name (docs/books.md, `GET /v1/books?isbn=A,B,…`).

@@ -1,6 +1,6 @@
 import Books
 import Cache
-import HTTPServer
+import HTTP1
 
 extension BooksRoutes {
     /// `GET /v1/books/{isbn}/cover`: the image bytes with the upstream's image type, cached.

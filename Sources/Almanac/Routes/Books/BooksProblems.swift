@@ -1,7 +1,8 @@
 import Base
 import Books
 import HTTPClient
-import HTTPServer
+import HTTP1
+import Web
 import Upstream
 
 /// The problems (RFC 9457) the books endpoints answer with: the domain's `BooksProblem`s

@@ -1,6 +1,7 @@
 import Books
 import Cache
-import HTTPServer
+import HTTP1
+import Web
 
 /// The books endpoints (docs/books.md "Endpoints"). Hits are answered `.ready` from the cache's synchronous
 /// fresh path, from bytes rendered when the answer was stored; misses and stale answers go

@@ -1,6 +1,6 @@
 import Books
 import Cache
-import HTTPServer
+import HTTP1
 
 extension BooksRoutes {
     /// Native `GET /v1/books/search?q=…&title=&author=&publisher=&subject=&page=&limit=`: the

@@ -1,6 +1,6 @@
 import Books
 import Cache
-import HTTPServer
+import HTTP1
 
 extension BooksRoutes {
     /// Google-Books-compatible `GET /books/v1/volumes?q=…`: clients written for Google change

@@ -1,5 +1,5 @@
 import Base
-import HTTPServer
+import HTTP1
 
 /// Errors on `/books/v1/*` as Google writes them, so Google's own client libraries surface
 /// almanac's actionable message ("… is not a valid ISBN: …") instead of a bare "Bad Request":

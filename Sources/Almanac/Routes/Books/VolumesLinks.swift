@@ -1,6 +1,6 @@
 import Base
 import Books
-import HTTPServer
+import HTTP1
 
 /// The absolute cover links of the Google-compatible volumes answer, filled in per response.
 ///

@@ -1,5 +1,6 @@
 import Cache
-import HTTPServer
+import HTTP1
+import Web
 import Rates
 
 /// The history endpoints: CoinDesk's `GET /v1/bpi/historical/close.json` and almanac's own

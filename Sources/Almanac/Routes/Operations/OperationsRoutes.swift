@@ -1,7 +1,8 @@
 import Base
 import Foundation
 import Gzip
-import HTTPServer
+import HTTP1
+import Web
 import Upstream
 
 /// `/healthz`, `/readyz`, `/metrics`, `/openapi.json` and, when an admin token is set, the

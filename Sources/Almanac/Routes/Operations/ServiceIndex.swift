@@ -1,6 +1,7 @@
 import Base
 import Foundation
-import HTTPServer
+import HTTP1
+import Web
 
 /// `GET /`: what someone who opens the bare URL (a person, a browser, a script exploring the
 /// service) needs to find their way: the service's name, version and commit, links to the

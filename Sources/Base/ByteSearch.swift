@@ -1,0 +1,30 @@
+/// Finding one byte value in a buffer eight bytes at a time, in plain Swift: what `memchr` does
+/// for the request parser's line search, without the C library (the HTTP/1.1 layer has no Glibc).
+///
+/// The word test is the classic "has a zero byte" trick on `word ^ pattern`: a byte of the
+/// difference is zero exactly where the word holds the needle, and
+/// `(x - 0x01…01) & ~x & 0x80…80` marks the lowest such byte (higher marks may be false
+/// positives after a borrow, but the lowest one never is), so the first match is the lowest
+/// mark's position. Words are read with unaligned loads; the tail is read byte by byte.
+public enum ByteSearch {
+    /// The index (from `base`) of the first `needle` in `base[start..<end]`, or nil.
+    @inlinable
+    public static func firstIndex(of needle: UInt8, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = ones &* UInt64(needle)
+        let raw = UnsafeRawPointer(base)
+        var index = start
+        while index + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+            let marks = (word &- ones) & ~word & highs
+            if marks != 0 { return index + marks.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < end {
+            if base[index] == needle { return index }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,21 @@
+import Base
+import Transport
+
+/// The `Date` header value (RFC 9110 §6.6.1), an IMF-fixdate (`HTTPDate`) formatted at most once per
+/// second: formatting a date per response is wasted work when thousands of responses share
+/// the same second. One per event loop (`ConnectionLoop.date`), so that no lock or cache line
+/// is shared between loops on a hit.
+struct HTTPDateCache {
+    private var second: Int = -1
+    private var bytes: [UInt8] = []
+
+    /// The IMF-fixdate of the current second, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+    mutating func current() -> [UInt8] {
+        let now = SystemFacts.wallClockSecond()
+        if second != now {
+            second = now
+            bytes = HTTPDate.imfFixdate(Int64(now))
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,184 @@
+import Base
+
+/// A pure, incremental HTTP/1.1 request parser (RFC 9112): bytes in, requests out, no I/O.
+///
+/// Append bytes as they arrive and call `next()` until it says `.needMore`. Pipelined
+/// requests come out one per call, in order. Limits are enforced while bytes arrive, so a
+/// peer can never make the parser hold more than a limit's worth of an unfinished head.
+///
+/// The parser is strict where leniency has caused request smuggling: a bare LF, a bare CR,
+/// obs-fold, whitespace before a colon, conflicting framing fields or an unknown transfer
+/// coding end the connection with an error instead of being guessed at.
+///
+/// Work is O(n) in the bytes received however they are split: the line scan resumes where
+/// it stopped, each line is interpreted once when its LF arrives, body bytes are copied
+/// once, and consumed bytes are dropped from the buffer when that is cheap (amortised).
+public struct RequestParser: Sendable {
+    enum State: Sendable {
+        case requestLine
+        case headerLines
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        /// After a chunk's data: `sawCR` once its CR arrived, awaiting LF.
+        case chunkDataEnd(sawCR: Bool)
+        case trailerLines
+        case failed(ParseError, ParserPhase)
+    }
+
+    let limits: RequestParserLimits
+    var buffer: [UInt8] = []
+    /// First byte not yet consumed.
+    var readIndex = 0
+    /// Where the search for the current line's LF resumes (≥ readIndex).
+    var scanIndex = 0
+    var state = State.requestLine
+    var pending = PendingRequest()
+    /// Set when the head announced `Expect: 100-continue` and content; cleared once reported.
+    var expectContinuePending = false
+
+    public init(limits: RequestParserLimits = RequestParserLimits()) {
+        self.limits = limits
+    }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty, !isFailed else { return }
+        compact()
+        buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, !isFailed else { return }
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Parses as far as the buffered bytes allow. Call repeatedly: pipelined requests come out one per call, in order.
+    public mutating func next() -> ParserEvent {
+        if case .failed(let error, _) = state { return .error(error) }
+        let bytes = buffer  // a second reference, not a copy: `buffer` is not mutated below
+        let event = bytes.withUnsafeBufferPointer { step($0) }
+        if case .error(let error) = event {
+            state = .failed(error, phase)
+        }
+        return event
+    }
+
+    public var phase: ParserPhase {
+        switch state {
+        case .requestLine: return readIndex < buffer.count ? .head : .idle
+        case .headerLines: return .head
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailerLines: return .body
+        case .failed(_, let phase): return phase
+        }
+    }
+
+    /// Bytes received but not yet consumed into a request (a partial head, or pipelined
+    /// requests the server has not asked for yet). Body bytes move out of this count as
+    /// they are copied into the request being built.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    var isFailed: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    // MARK: - Buffer
+
+    /// Drops consumed bytes when that costs no more than the bytes consumed since the last
+    /// compaction, so copying stays O(n) overall and the buffer stays near the unconsumed size.
+    mutating func compact() {
+        guard readIndex > 0 else { return }
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else if readIndex >= buffer.count - readIndex {
+            buffer.removeSubrange(0..<readIndex)
+        } else {
+            return
+        }
+        scanIndex -= readIndex
+        readIndex = 0
+    }
+
+    @inline(__always)
+    mutating func consume(upTo index: Int) {
+        readIndex = index
+        if scanIndex < index { scanIndex = index }
+    }
+
+    /// The index of the LF ending the line that starts at `readIndex`, if it has arrived.
+    /// Bytes already searched are never searched again.
+    mutating func findLineFeed(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+        if scanIndex < readIndex { scanIndex = readIndex }
+        guard scanIndex < p.count, let base = p.baseAddress else { return nil }
+        if let hit = ByteSearch.firstIndex(of: ParseByte.lf, in: base, from: scanIndex, to: p.count) {
+            return hit
+        }
+        scanIndex = p.count
+        return nil
+    }
+
+    /// The shortest content (bytes before CRLF) the unfinished line at `readIndex` can
+    /// still have: every buffered byte but a final CR, which may be the line's own.
+    /// Incremental limit checks compare this with the limit, so they fail exactly when
+    /// the complete line would.
+    func minimumContentOfUnfinishedLine(_ p: UnsafeBufferPointer<UInt8>) -> Int {
+        let count = p.count - readIndex
+        return count > 0 && p[p.count - 1] == ParseByte.cr ? count - 1 : count
+    }
+
+    // MARK: - The state machine
+
+    mutating func step(_ p: UnsafeBufferPointer<UInt8>) -> ParserEvent {
+        while true {
+            let outcome: StepOutcome
+            switch state {
+            case .requestLine: outcome = stepRequestLine(p)
+            case .headerLines: outcome = stepHeaderLine(p)
+            case .fixedBody(let remaining): outcome = stepFixedBody(p, remaining: remaining)
+            case .chunkSize: outcome = stepChunkSize(p)
+            case .chunkData(let remaining): outcome = stepChunkData(p, remaining: remaining)
+            case .chunkDataEnd(let sawCR): outcome = stepChunkDataEnd(p, sawCR: sawCR)
+            case .trailerLines: outcome = stepTrailerLine(p)
+            case .failed(let error, _): return .error(error)
+            }
+            switch outcome {
+            case .continue: continue
+            case .needMore:
+                if expectContinuePending {
+                    expectContinuePending = false
+                    return .expectContinue
+                }
+                return .needMore
+            case .event(let event): return event
+            }
+        }
+    }
+
+    enum StepOutcome {
+        /// Progress was made; run the (possibly new) state again.
+        case `continue`
+        case needMore
+        case event(ParserEvent)
+
+        static func fail(_ error: ParseError) -> StepOutcome { .event(.error(error)) }
+    }
+
+    /// Hands the request out and gets ready for the next one on the connection.
+    mutating func completeRequest() -> StepOutcome {
+        var headers = HTTPHeaders(fields: pending.fields)
+        if let authority = pending.target.authority {
+            headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
+        }
+        var request = HTTPRequest(method: pending.method, target: pending.target.origin,
+                                  version: pending.version, headers: headers, body: pending.body)
+        if pending.target.authority != nil {
+            request.target = pending.target.raw
+        }
+        let keepAlive = pending.keepAlive
+        pending.reset()
+        expectContinuePending = false
+        state = .requestLine
+        return .event(.request(request, keepAlive: keepAlive))
+    }
+}

@@ -1,0 +1,204 @@
+import HTTP1
+
+/// Maps method + path to handlers.
+///
+/// Patterns are `/`-separated; a segment is a literal (`rates`), a placeholder (`{code}`),
+/// or a placeholder with a literal prefix/suffix (`{code}.json`, as CoinDesk's URLs have).
+/// Literal segments win over placeholders, so `/v1/books/{isbn}/cover` and
+/// `/v1/books/{isbn}` coexist. `HEAD` is answered by the `GET` handler (the server drops the
+/// body, RFC 9110 §9.3.2). An unknown path is a 404 problem; a known path with another method
+/// is a 405 problem carrying `Allow` (RFC 9110 §15.5.6). `OPTIONS *` asks about the server as
+/// a whole (RFC 9110 §9.3.7): 204 with `Allow` listing every method some route answers.
+///
+/// A route registered with `public: true` declares itself readable by any web page that the
+/// CORS policy admits (`CORSPolicy`): whoever serves the router applies the policy to exactly
+/// those routes, so a new public endpoint gets CORS by saying so, and nothing else (admin,
+/// metrics) ever does.
+public struct Router: Sendable {
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponseFuture
+
+    /// A registered route, as documentation and tests (OpenAPI agreement) see it.
+    public struct Route: Sendable, Equatable {
+        public var method: String
+        public var pattern: String
+        /// Part of the public API, for browsers on other origins too (CORS applies).
+        public var isPublic: Bool = false
+    }
+
+    private struct Entry: Sendable {
+        var route: Route
+        var pattern: RoutePattern
+        var handler: Handler
+        /// `route.method`'s bytes, compared with the request's.
+        var method: [UInt8]
+        /// For a pattern without placeholders, the whole path it matches.
+        var literalPath: [UInt8]?
+    }
+
+    private var entries: [Entry] = []
+    /// For each segment count (a path has one segment per `/`), the indices into `entries` of
+    /// the patterns with that many segments, in registration order: the only ones a path of that
+    /// count can match, so a request is compared with a handful of patterns, not all of them.
+    private var entriesBySegmentCount: [[Int]] = []
+    /// The same, for patterns without placeholders only: a path equal to one of them, with its
+    /// method, is answered by the first such route (nothing is more specific), after one
+    /// length-and-bytes comparison per literal route of that segment count.
+    private var literalEntriesBySegmentCount: [[Int]] = []
+
+    /// How this router's own problems (404 `not-found`) are typed.
+    public let problemTypes: ProblemTypes
+
+    /// Writes a problem as one part of the API answers its errors (Google's error envelope on
+    /// `/books/v1/*`) instead of problem+json.
+    public typealias ProblemWriter = @Sendable (Problem) -> HTTPResponse
+
+    /// Path prefixes whose 404 and 405 are written by their own `ProblemWriter`, so a client of
+    /// an emulated API reads every error there, unknown routes included, in the one format it
+    /// knows. The longest matching prefix wins.
+    private var problemWriters: [(prefix: String, write: ProblemWriter)] = []
+
+    /// Answers the router's own problems for paths starting with `prefix` (or equal to it
+    /// without its trailing `/`) through `write`.
+    public mutating func writeProblems(under prefix: String, with write: @escaping ProblemWriter) {
+        problemWriters.append((prefix, write))
+        problemWriters.sort { $0.prefix.utf8.count > $1.prefix.utf8.count }
+    }
+
+    /// The response for one of the router's own problems on `path`.
+    private func response(_ problem: Problem, path: String) -> HTTPResponse {
+        for writer in problemWriters {
+            let prefix = writer.prefix.utf8
+            if path.utf8.starts(with: prefix) || (prefix.last == UInt8(ascii: "/") && path.utf8.elementsEqual(prefix.dropLast())) {
+                return writer.write(problem)
+            }
+        }
+        return problem.response
+    }
+
+    /// - Parameter problemTypes: the application's problem types (its 404 is slug `not-found`);
+    ///   by default `about:blank`.
+    public init(problemTypes: ProblemTypes = .aboutBlank) { self.problemTypes = problemTypes }
+
+    /// Every registered route in registration order.
+    public var routes: [Route] { entries.map(\.route) }
+
+    public mutating func add(_ method: String, _ pattern: String, public isPublic: Bool = false,
+                             _ handler: @escaping Handler) {
+        let compiled = RoutePattern(pattern)
+        let count = compiled.segments.count
+        while entriesBySegmentCount.count <= count {
+            entriesBySegmentCount.append([])
+            literalEntriesBySegmentCount.append([])
+        }
+        entriesBySegmentCount[count].append(entries.count)
+        var literalPath: [UInt8]?
+        if compiled.literalCount == count {
+            literalPath = compiled.segments.flatMap { segment -> [UInt8] in
+                segment.isLiteral ? [UInt8(ascii: "/")] + segment.prefix : []
+            }
+            literalEntriesBySegmentCount[count].append(entries.count)
+        }
+        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled,
+                             handler: handler, method: Array(method.utf8), literalPath: literalPath))
+    }
+
+    public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
+        add("GET", pattern, public: isPublic, handler)
+    }
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+
+    /// The outcome of matching a request against the table.
+    public enum Match: Sendable {
+        case found(Route, RouteParameters, Handler)
+        case methodNotAllowed(allow: [String])
+        case notFound
+    }
+
+    /// Matches on the path's bytes, in place (`RoutePattern`). Among the routes whose pattern
+    /// matches and whose method is `method` (or GET, for HEAD), the one with the most literal
+    /// segments wins, the earliest registered on a tie; so a fully literal route beats any
+    /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
+    public func match(method: String, path: String) -> Match {
+        var methodBytes = method
+        return methodBytes.withUTF8 { methodBytes in
+            if let match = path.utf8.withContiguousStorageIfAvailable({ match(methodBytes, path: path, bytes: $0) }) {
+                return match
+            }
+            // A bridged string without contiguous UTF-8: copy once.
+            return Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
+        }
+    }
+
+    private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+        let segmentCount = RoutePattern.segmentCount(bytes)
+        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
+        let isHead = Router.equal(method, Router.head)
+        /// Whether the entry answers this method (GET answers HEAD).
+        func answers(_ entry: Entry) -> Bool {
+            Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
+        }
+        for index in literalEntriesBySegmentCount[segmentCount] {
+            if let literalPath = entries[index].literalPath, Router.equal(bytes, literalPath), answers(entries[index]) {
+                return .found(entries[index].route, RouteParameters(), entries[index].handler)
+            }
+        }
+        var allowed: [String] = []
+        var best: Int?
+        for index in entriesBySegmentCount[segmentCount] where entries[index].pattern.matches(bytes) {
+            guard answers(entries[index]) else {
+                allowed.append(entries[index].route.method)
+                continue
+            }
+            // The most literal segments win; on a tie the earlier route.
+            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
+            best = index
+        }
+        if let best {
+            let entry = entries[best]
+            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
+        }
+        if allowed.isEmpty { return .notFound }
+        var allow = Set(allowed)
+        if allow.contains("GET") { allow.insert("HEAD") }
+        return .methodNotAllowed(allow: allow.sorted())
+    }
+
+    /// Every method some route answers, plus HEAD (with GET) and OPTIONS, sorted: the
+    /// `Allow` of `OPTIONS *`.
+    public var allowedMethods: [String] {
+        var methods = Set(entries.map(\.route.method))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        methods.insert("OPTIONS")
+        return methods.sorted()
+    }
+
+    /// Routes `request` and runs its handler, or answers 404/405 as problem+json, or 204 to
+    /// `OPTIONS *`.
+    public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
+        if request.method == "OPTIONS" && request.target == "*" {
+            return .ready(HTTPResponse(status: .noContent, headers: ["Allow": allowedMethods.joined(separator: ", ")]))
+        }
+        switch match(method: request.method, path: request.path) {
+        case let .found(_, params, handler):
+            return handler(request, params)
+        case let .methodNotAllowed(allow):
+            var response = self.response(Problem(status: .methodNotAllowed,
+                                   detail: "\(EchoedInput.clipped(request.method)) is not allowed on \(EchoedInput.clipped(request.path, limit: 200)); allowed: \(allow.joined(separator: ", "))."), path: request.path)
+            response.headers.set("Allow", allow.joined(separator: ", "))
+            return .ready(response)
+        case .notFound:
+            return .ready(response(Problem(status: .notFound, slug: "not-found",
+                                           detail: "No route matches \(EchoedInput.clipped(request.path, limit: 200)).",
+                                           types: problemTypes), path: request.path))
+        }
+    }
+
+    private static let head = Array("HEAD".utf8)
+    private static let get = Array("GET".utf8)
+
+    /// Method tokens and paths compared as the bytes they are (tokens are case-sensitive,
+    /// RFC 9110 §9.1).
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+        RoutePattern.equal(a, 0, a.count, b)
+    }
+}
