@@ -1,3 +1,4 @@
+import Synchronization
 import Transport
 
 extension Connection: SocketReadinessHandler {}
@@ -22,6 +23,9 @@ final class ConnectionLoop: @unchecked Sendable {
     var date = HTTPDateCache()
     /// This loop's connections that may be closed to make room at `maxConnections`.
     let reclaimables = ReclaimableConnections()
+    /// TCP connections this loop accepted (refused ones included). Written by this loop only, so
+    /// the cache line is not shared with other loops; readers sum the loops' counts.
+    let acceptedCount = Atomic<Int>(0)
     /// This loop's listening socket, between `HTTPServer.start()` and shutdown.
     var listener: Listener<Connection>?
     /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).

@@ -95,7 +95,10 @@ public final class HTTPServer: Sendable {
     public var openConnections: Int { core.openCount.load(ordering: .relaxed) }
 
     /// Every TCP connection accepted since start, refused ones included.
-    public var totalAcceptedConnections: Int { core.acceptedCount.load(ordering: .relaxed) }
+    public var totalAcceptedConnections: Int { acceptedPerLoop.reduce(0, +) }
+
+    /// Connections accepted by each event loop's listening socket (tests: several loops serve).
+    var acceptedPerLoop: [Int] { core.loops.map { $0.acceptedCount.load(ordering: .relaxed) } }
 
     /// Connections refused with 503 because `maxConnections` were open and none could be
     /// reclaimed.

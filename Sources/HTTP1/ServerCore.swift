@@ -15,7 +15,6 @@ final class ServerCore: Sendable {
     let loops: [ConnectionLoop]
 
     let openCount = Atomic<Int>(0)
-    let acceptedCount = Atomic<Int>(0)
     let rejectedCount = Atomic<Int>(0)
     /// Rejected connections still writing their 503 or lingering; bounded so a flood past
     /// `maxConnections` cannot pile up descriptors.
@@ -67,7 +66,7 @@ final class ServerCore: Sendable {
     /// reclaimable connection (`makeRoom`); this thread never waits for another loop. With
     /// nothing reclaimable anywhere, the newcomer gets the 503.
     func accepted(fd: Int32, remoteAddress: String, on current: ConnectionLoop) {
-        acceptedCount.add(1, ordering: .relaxed)
+        current.acceptedCount.add(1, ordering: .relaxed)
         var rejected = false
         var owner = current
         var reclaimLoop: ConnectionLoop?
