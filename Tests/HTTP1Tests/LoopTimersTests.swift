@@ -10,12 +10,20 @@ import Testing
         return fired
     }
 
-    @Test func timersFireInDeadlineOrderAndOnlyWhenDue() {
+    /// Timers named and armed in the order given; their IDs by name.
+    static func armed(_ deadlines: KeyValuePairs<String, UInt64>) -> (LoopTimers<String>, [String: Int]) {
         var timers = LoopTimers<String>()
-        let c = timers.add("c"), a = timers.add("a"), b = timers.add("b")
-        timers.arm(c, at: 300)
-        timers.arm(a, at: 100)
-        timers.arm(b, at: 200)
+        var ids: [String: Int] = [:]
+        for (name, deadline) in deadlines {
+            let id = timers.add(name)
+            timers.arm(id, at: deadline)
+            ids[name] = id
+        }
+        return (timers, ids)
+    }
+
+    @Test func timersFireInDeadlineOrderAndOnlyWhenDue() {
+        var (timers, ids) = Self.armed(["c": 300, "a": 100, "b": 200])
         #expect(timers.nextDeadline() == 100)
         #expect(Self.fire(&timers, now: 99).isEmpty)
         #expect(Self.fire(&timers, now: 250) == ["a", "b"])
@@ -23,7 +31,7 @@ import Testing
         #expect(Self.fire(&timers, now: 1_000) == ["c"])
         #expect(timers.nextDeadline() == nil)
         // Fired timers are disarmed, not removed: they fire again once re-armed.
-        timers.arm(a, at: 2_000)
+        timers.arm(ids["a", default: -1], at: 2_000)
         #expect(Self.fire(&timers, now: 2_000) == ["a"])
     }
 
@@ -52,11 +60,8 @@ import Testing
     }
 
     @Test func disarmedAndRemovedTimersDoNotFire() {
-        var timers = LoopTimers<String>()
-        let a = timers.add("a"), b = timers.add("b"), c = timers.add("c")
-        timers.arm(a, at: 10)
-        timers.arm(b, at: 20)
-        timers.arm(c, at: 30)
+        var (timers, ids) = Self.armed(["a": 10, "b": 20, "c": 30])
+        let a = ids["a", default: -1], b = ids["b", default: -1]
         timers.disarm(a)
         timers.remove(b)
         #expect(timers.count == 2)
