@@ -1,4 +1,4 @@
-/// The connections of one connection queue that could be closed to make room at the
+/// The connections of one event loop that could be closed to make room at the
 /// connection limit, oldest first: a doubly linked list threaded through an array of nodes.
 ///
 /// Every operation is O(1) and allocation-free once the node array has grown to the queue's
