@@ -41,6 +41,8 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     private var watchers: [(fd: Int32, readable: () -> Void)] = []
     private let thread = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
+    /// This loop's number, for its `LoopShard`.
+    private let index = LoopShard.nextLoopIndex()
 
     /// Starts the loop's thread.
     public init() {
@@ -150,6 +152,7 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
 
     private func run() {
         thread.store(UInt(pthread_self()), ordering: .releasing)
+        LoopShard.enter(loopIndex: index)
         while !stopRequested.load(ordering: .acquiring) {
             sockets.poll(timeoutMilliseconds: timeout()) { fd in unclaimed(fd) }
             fireDueTimers()

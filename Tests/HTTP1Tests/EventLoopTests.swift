@@ -75,6 +75,15 @@ import Glibc
         #expect(order.value == ["work", "after", "next batch"])
     }
 
+    @Test func eachLoopCountsIntoItsOwnShardAndOtherThreadsIntoTheSharedOne() {
+        let loops = (0..<3).map { _ in EventLoop<Recorder>() }
+        defer { for loop in loops { loop.stop() } }
+        let shards = loops.map { loop in loop.sync { LoopShard.current } }
+        #expect(Set(shards).count == 3)
+        #expect(shards.allSatisfy { (1..<LoopShard.count).contains($0) })
+        #expect(LoopShard.current == 0)
+    }
+
     @Test func aReadySocketIsDeliveredToItsHandlerOnTheLoop() async throws {
         let loop = EventLoop<Recorder>()
         defer { loop.stop() }
