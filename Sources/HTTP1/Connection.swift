@@ -2,38 +2,39 @@ import Base
 import Dispatch
 import Transport
 
-/// One accepted socket, driven by its owner queue's poller and timer: it reads into its
-/// queue's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
+/// One accepted socket, driven by its owner loop's epoll set and timers: it reads into its
+/// loop's shared buffer, feeds the parser, and executes what `ConnectionStateMachine`
 /// decides. All protocol decisions live in the state machine; this type only does I/O.
 ///
-/// Lifecycle: the queue's `SocketPoller` reports when `fd` is readable (and, only while
-/// output is pending, writable); the descriptor is unregistered from it before it is closed,
-/// and the close happens exactly once, after the poller let go of it. Confined to
-/// `owner.queue`, hence `@unchecked Sendable`. A socket the poller cannot watch (a failed
+/// Lifecycle: the loop's `SocketReadinessSet` reports when `fd` is readable (and, only while
+/// output is pending, writable); the descriptor is removed from it before it is closed, and
+/// the close happens exactly once, after the batch in which the set let go of it. Confined to
+/// `owner.loop`'s thread, hence `@unchecked Sendable`. A socket the poller cannot watch (a failed
 /// `epoll_ctl`) closes at once and is logged: nothing would ever report it ready again.
 final class Connection: @unchecked Sendable {
     let id: Int
     let fd: Int32
-    let owner: ConnectionQueue
+    let owner: ConnectionLoop
     private let core: ServerCore
     private let remoteAddress: String
     /// True for a connection accepted past `maxConnections` with nothing to reclaim: it only
-    /// gets the 503. Decided before `start()` (by the accept queue, or by the queue that
-    /// tried to make room for it) and never changed afterwards.
+    /// gets the 503. Decided before `start()` (by the loop that accepted it, or by the loop
+    /// that tried to make room for it) and never changed afterwards.
     var isRejected: Bool
 
     private var machine: ConnectionStateMachine
     private var parser: RequestParser
 
-    private var timer: DispatchSourceTimer?
-    /// What the poller watches `fd` for.
+    /// The connection's one timer on its loop (-1 before `start` and after the close).
+    private var timer = -1
+    /// What the loop watches `fd` for.
     private var interest = SocketInterest.reading
     /// The descriptor was handed back (unregistered, its close queued): no I/O on `fd` from
     /// here on. Set exactly when the state machine reaches `.closed` (its `.close` action is
     /// returned once), so wherever the machine is asked first (`canPullInput`, `reclaimable`)
     /// it needs no second check.
     private var closed = false
-    /// Where this connection sits in its queue's reclaimable list, or -1 while unlisted.
+    /// Where this connection sits in its loop's reclaimable list, or -1 while unlisted.
     /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
     /// while busy — the reclaim path drops busy entries (see `ReclaimableConnections`).
     private var reclaimHandle: ReclaimableConnections.Handle = -1
@@ -41,7 +42,7 @@ final class Connection: @unchecked Sendable {
     private var listedAfterRequests = 0
 
     // Output that the kernel has not taken yet. The head remainder is a private copy (the
-    // head itself is serialized into the queue's shared buffer); the body is the response's
+    // head itself is serialized into the loop's shared buffer); the body is the response's
     // own copy-on-write storage, never copied.
     private var pendingHead: [UInt8] = []
     private var pendingHeadOffset = 0
@@ -53,7 +54,7 @@ final class Connection: @unchecked Sendable {
     /// Status and body size of the response being flushed; logged once it is fully written.
     private var pendingLog: (status: Int, bytes: Int)?
     private var inPullLoop = false
-    /// When the poller event being handled began (0 between events): see `clock()`.
+    /// When the loop event being handled began (0 between events): see `clock()`.
     private var eventTime: UInt64 = 0
 
     private struct CurrentRequest {
@@ -83,7 +84,7 @@ final class Connection: @unchecked Sendable {
     /// the kernel's socket buffer (TCP flow control), not in our memory.
     private static let readHighWater = 64 * 1024
 
-    init(id: Int, fd: Int32, owner: ConnectionQueue, core: ServerCore, remoteAddress: String,
+    init(id: Int, fd: Int32, owner: ConnectionLoop, core: ServerCore, remoteAddress: String,
          isRejected: Bool, now: UInt64) {
         self.id = id
         self.fd = fd
@@ -95,20 +96,17 @@ final class Connection: @unchecked Sendable {
         self.parser = RequestParser(limits: core.parserLimits)
     }
 
-    // MARK: - Lifecycle (all on owner.queue)
+    // MARK: - Lifecycle (all on owner.loop)
 
     func start() {
         // Shutdown may have reached a connection whose start was still queued: it is closed
         // (and its descriptor with it), so there is nothing to watch.
         guard !closed else { return }
-        let timer = DispatchSource.makeTimerSource(queue: owner.queue)
-        timer.setEventHandler { [weak self] in
+        timer = owner.loop.addTimer { [weak self] in
             guard let self else { return }
             self.execute(self.machine.timerFired(now: self.clock()))
         }
-        self.timer = timer
-        timer.resume()
-        if let failure = owner.poller.register(self, fd: fd, interest: interest) {
+        if let failure = owner.loop.sockets.register(self, fd: fd, interest: interest) {
             pollingFailed(failure)
             return
         }
@@ -147,7 +145,7 @@ final class Connection: @unchecked Sendable {
         case requeued
     }
 
-    /// Called by the owner queue on the oldest entry of its reclaimable list, to make room for
+    /// Called by the owner loop on the oldest entry of its reclaimable list, to make room for
     /// a newcomer. Closes this connection if the state machine says it is reclaimable and its
     /// entry is current. Bytes already waiting in the socket mean the client is not idle: they
     /// are read first (one `read`; EAGAIN for a really idle connection), so a request that
@@ -169,7 +167,7 @@ final class Connection: @unchecked Sendable {
         return .reclaimed(state)
     }
 
-    /// Keeps this connection's entry in its queue's reclaimable list current when it waits for
+    /// Keeps this connection's entry in its loop's reclaimable list current when it waits for
     /// a request: called where waiting can begin (start, and whenever the parser reports
     /// nothing buffered). Lists it the first time, moves it to the tail after each request
     /// it served, and does nothing while the entry is current.
@@ -197,9 +195,12 @@ final class Connection: @unchecked Sendable {
     private func closeNow() {
         closed = true
         unlist() // before the descriptor goes, and long before the registry lets go of us
-        timer?.cancel()
-        timer = nil
-        let failure = owner.poller.unregister(fd: fd) { [self] in
+        if timer >= 0 { owner.loop.removeTimer(timer) }
+        timer = -1
+        let failure = owner.loop.sockets.remove(fd: fd)
+        // After the batch, not now: the caller is still running inside the connection, and
+        // events for the descriptor may still be in the batch being delivered.
+        owner.loop.afterBatch { [self] in
             SocketIO.close(fd)
             pendingBody = []
             core.connectionClosed(self)
@@ -209,7 +210,7 @@ final class Connection: @unchecked Sendable {
 
     private func watch(_ wanted: SocketInterest) {
         guard wanted != interest, !closed else { return }
-        if let failure = owner.poller.update(fd: fd, interest: wanted) {
+        if let failure = owner.loop.sockets.update(fd: fd, interest: wanted) {
             pollingFailed(failure)
             return
         }
@@ -236,7 +237,7 @@ final class Connection: @unchecked Sendable {
     @inline(__always)
     private func take<Action>(_ step: ConnectionStateMachine.Step<Action>) -> Action {
         if case let .arm(deadline) = step.timer {
-            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(20))
+            owner.loop.arm(timer, at: deadline)
         }
         return step.action
     }
@@ -263,7 +264,7 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Input
 
-    /// Called by the poller when `fd` is readable (or hung up) and reading is wanted.
+    /// Called by the loop when `fd` is readable (or hung up) and reading is wanted.
     func readable() {
         guard !closed else { return }
         eventTime = Self.now()
@@ -361,7 +362,7 @@ final class Connection: @unchecked Sendable {
                 let response = await RequestContext.$requestID.withValue(requestID) {
                     await TraceContext.$current.withValue(trace) { await work() }
                 }
-                self.owner.queue.async { self.deliver(response) }
+                self.owner.loop.execute { self.deliver(response) }
             }
         }
     }
@@ -379,7 +380,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func write(_ response: HTTPResponse, close: Bool) {
-        let date = HTTPDateCache.shared.current
+        let date = owner.date.current()
         let serverName = core.configuration.serverName
         var response = response
         var scratch = owner.headScratch(atLeast: ResponseHead.capacity(
@@ -410,8 +411,8 @@ final class Connection: @unchecked Sendable {
     // MARK: - Output
 
     /// Writes head and body in one `sendmsg` (gathered, MSG_NOSIGNAL); whatever the kernel
-    /// does not take is kept and flushed by the write source. `head` may point into the
-    /// queue's scratch: it is not touched after this returns or calls out.
+    /// does not take is kept and flushed when the socket is writable. `head` may point into the
+    /// loop's scratch: it is not touched after this returns or calls out.
     private func send(head: UnsafeRawBufferPointer, body: [UInt8]?) {
         guard !closed else { return }
         let total = head.count + (body?.count ?? 0)
@@ -437,7 +438,7 @@ final class Connection: @unchecked Sendable {
         execute(machine.writeBlocked(now: clock()))
     }
 
-    /// Called by the poller when `fd` is writable (or failed) while output is pending.
+    /// Called by the loop when `fd` is writable (or failed) while output is pending.
     func writable() {
         guard !closed else { return }
         let before = pendingHead.count - pendingHeadOffset + pendingBody.count - pendingBodyOffset
@@ -485,7 +486,7 @@ final class Connection: @unchecked Sendable {
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    /// The time for the state machine: the reading taken when the poller event being handled
+    /// The time for the state machine: the reading taken when the loop event being handled
     /// began, else a fresh one. One event's steps (a request parsed, answered from the cache,
     /// written, the parser asked for more) take microseconds and the machine's deadlines are
     /// whole seconds, so they share one reading, as event loops such as libuv's do, instead of

@@ -25,9 +25,9 @@ public struct HTTPResponse: Sendable {
 
 /// What a handler returns: an answer ready now, or work to await.
 ///
-/// Ready answers (cache hits, health checks) are written on the connection's queue with
+/// Ready answers (cache hits, health checks) are written on the connection's event loop with
 /// no task hop at all; pending work runs as a Swift task and its answer is handed back to
-/// the connection's queue, so neither the queue nor the cooperative pool is ever blocked.
+/// the connection's loop, so neither the loop nor the cooperative pool is ever blocked.
 public enum HTTPResponseFuture: Sendable {
     case ready(HTTPResponse)
     case pending(@Sendable () async -> HTTPResponse)

@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 import Transport
 
-/// The HTTP/1.1 server (RFC 9112): a listener plus one state machine per connection, each
-/// connection owned by one of a few shared serial Dispatch queues (no thread per connection).
+/// The HTTP/1.1 server (RFC 9112): one event loop per CPU (`EventLoop`: a thread, an epoll set,
+/// a listening socket), one state machine per connection, each connection owned by the loop
+/// that accepted it (no thread per connection).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: config) { request in router.respond(to: request) }
@@ -11,22 +12,23 @@ import Transport
 /// server.installSignalHandlers { _ in Task { await server.shutdown(); exit(0) } }
 /// ```
 public final class HTTPServer: Sendable {
-    /// Answers one request. `.ready` is written on the connection's queue at once; `.pending`
-    /// runs in a task and its answer is handed back to the connection's queue.
+    /// Answers one request. `.ready` is written on the connection's loop at once; `.pending`
+    /// runs in a task and its answer is handed back to the connection's loop.
     public typealias Responder = @Sendable (HTTPRequest) -> HTTPResponseFuture
 
     private let core: ServerCore
-    private let listener = Mutex<Listener?>(nil)
+    /// Between `start()` and shutdown.
+    private let listening = Mutex(false)
     private let boundPort = Atomic<Int>(0)
     private let signalSources = Mutex<[DispatchSourceSignal]>([])
 
     /// - Parameters:
-    ///   - accessLog: called after each response is fully written (on a connection queue:
-    ///     keep it quick).
+    ///   - accessLog: called after each response is fully written (on the connection's event
+    ///     loop: keep it quick).
     ///   - accessLogFlush: when set, `accessLog` may buffer its lines: this is called on the
-    ///     same connection queue after the work in hand (the current batch of ready sockets, a
-    ///     delivered answer), before that queue goes idle, whenever `accessLog` ran since the
-    ///     last call. One call covers every line logged on that queue until then.
+    ///     same loop after the work in hand (the current batch of ready sockets, a delivered
+    ///     answer), before that loop waits again, whenever `accessLog` ran since the last
+    ///     call. One call covers every line logged on that loop until then.
     ///   - errorLog: operational problems (accept failures); stderr when nil.
     public init(configuration: HTTPServerConfiguration,
                 responder: @escaping Responder,
@@ -38,25 +40,48 @@ public final class HTTPServer: Sendable {
                           log: errorLog ?? { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") })
     }
 
-    /// Binds, listens and starts accepting. Returns the bound port (the kernel's choice when
-    /// the configured port is 0).
+    /// Binds, listens and starts accepting: one listening socket per event loop on the same
+    /// port (`SO_REUSEPORT`). Returns the bound port (the kernel's choice when the configured
+    /// port is 0: the first loop's socket gets it, the others bind the same).
     ///
     /// Also prepares the process the way a socket server must: SIGPIPE ignored (a peer that
     /// vanishes must not kill us) and RLIMIT_NOFILE raised to its hard limit.
     @discardableResult
     public func start() throws -> Int {
-        if let port = listener.withLock({ $0?.port }) { return port }
-        POSIX.ignoreSIGPIPE()
-        POSIX.raiseFileLimit()
-        let core = self.core
-        let listener = try Listener(
-            host: core.configuration.host, port: core.configuration.port, queue: core.acceptQueue,
-            wantsRemoteAddress: core.accessLog != nil, log: core.log,
-            onAccept: { fd, remote in core.accepted(fd: fd, remoteAddress: remote) })
-        self.listener.withLock { $0 = listener }
-        boundPort.store(listener.port, ordering: .releasing)
-        core.acceptQueue.async { listener.start() }
-        return listener.port
+        try listening.withLock { listening in
+            guard !listening else { return }
+            POSIX.ignoreSIGPIPE()
+            POSIX.raiseFileLimit()
+            let core = self.core
+            let configuration = core.configuration
+            if configuration.port != 0 {
+                try Listener<Connection>.checkAvailable(host: configuration.host, port: configuration.port)
+            }
+            var listeners: [Listener<Connection>] = []
+            do {
+                for owner in core.loops {
+                    let port = listeners.first?.port ?? configuration.port
+                    listeners.append(try Listener(
+                        host: configuration.host, port: port, wantsRemoteAddress: core.accessLog != nil, log: core.log,
+                        onAccept: { [weak core, unowned owner] fd, remote in
+                            guard let core else { SocketIO.close(fd); return }
+                            core.accepted(fd: fd, remoteAddress: remote, on: owner)
+                        }))
+                }
+            } catch {
+                for listener in listeners { SocketIO.close(listener.fd) }
+                throw error
+            }
+            for (owner, listener) in zip(core.loops, listeners) {
+                owner.loop.execute {
+                    owner.listener = listener
+                    listener.start(on: owner.loop)
+                }
+            }
+            boundPort.store(listeners.first?.port ?? 0, ordering: .releasing)
+            listening = true
+        }
+        return port
     }
 
     /// The bound port once `start()` returned, else 0.
@@ -70,16 +95,19 @@ public final class HTTPServer: Sendable {
     public var openConnections: Int { core.openCount.load(ordering: .relaxed) }
 
     /// Every TCP connection accepted since start, refused ones included.
-    public var totalAcceptedConnections: Int { core.acceptedCount.load(ordering: .relaxed) }
+    public var totalAcceptedConnections: Int { acceptedPerLoop.reduce(0, +) }
+
+    /// Connections accepted by each event loop's listening socket (tests: several loops serve).
+    var acceptedPerLoop: [Int] { core.loops.map { $0.acceptedCount.load(ordering: .relaxed) } }
 
     /// Connections refused with 503 because `maxConnections` were open and none could be
     /// reclaimed.
     public var rejectedConnections: Int { core.rejectedCount.load(ordering: .relaxed) }
 
     /// Connections that could be reclaimed right now (tests wait for a server to have seen
-    /// their clients' bytes). Visits every connection queue synchronously: tests only.
+    /// their clients' bytes). Visits every event loop synchronously: tests only.
     var reclaimableConnections: Int {
-        core.queues.reduce(0) { total, owner in total + owner.queue.sync { owner.reclaimables.countReclaimableNow() } }
+        core.loops.reduce(0) { total, owner in total + owner.loop.sync { owner.reclaimables.countReclaimableNow() } }
     }
 
     /// Connections closed to make room for new ones at `maxConnections`, by the state they
@@ -97,23 +125,23 @@ public final class HTTPServer: Sendable {
     public func shutdown() async {
         let core = self.core
         if core.draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
-            let listener = self.listener.withLock { listener in
-                defer { listener = nil }
-                return listener
-            }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                core.acceptQueue.async {
-                    listener?.stop()
-                    continuation.resume()
+            listening.withLock { $0 = false }
+            for owner in core.loops {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    owner.loop.execute {
+                        owner.listener?.stop()
+                        owner.listener = nil
+                        continuation.resume()
+                    }
                 }
             }
             for connection in core.snapshot() {
-                connection.owner.queue.async { connection.shutdownRequested() }
+                connection.owner.loop.execute { connection.shutdownRequested() }
             }
             let grace = DispatchTimeInterval.nanoseconds(Int(max(0, core.configuration.shutdownGraceSeconds) * 1e9))
-            core.acceptQueue.asyncAfter(deadline: .now() + grace) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
                 for connection in core.snapshot() {
-                    connection.owner.queue.async { connection.forceClose() }
+                    connection.owner.loop.execute { connection.forceClose() }
                 }
             }
         }

@@ -26,7 +26,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// After a final response (`Connection: close`, errors), how long input is drained while
     /// waiting for the peer's EOF, so it reads the response instead of a reset (RFC 9112 §9.6).
     public var lingerTimeoutSeconds: Double = 2
-    /// Serial queues that own connections; 0 means one per online CPU.
+    /// Event loops (threads, each with its epoll set and listening socket) that own
+    /// connections; 0 means one per online CPU. The name is kept from when they were serial
+    /// Dispatch queues (callers and `bench-server`'s `BENCH_QUEUES` set it).
     public var connectionQueueCount: Int = 0
     /// The `Server` header, e.g. `almanac/1.0.0`.
     public var serverName: String = "almanac"

@@ -1,34 +1,34 @@
 import Synchronization
 
-/// One connection queue's reclaimable connections (see `ReclaimableList`), plus the two
-/// figures the accept path reads to choose a queue to reclaim from, and that queue's
+/// One event loop's reclaimable connections (see `ReclaimableList`), plus the two
+/// figures the accept path reads to choose a loop to reclaim from, and that loop's
 /// outstanding reservations.
 ///
 /// Split of work (the design is in docs/server.md, "At the connection limit"):
-/// - the owner queue lists a connection when it begins to wait for a request (accepted, or
+/// - the owner loop lists a connection when it begins to wait for a request (accepted, or
 ///   its response flushed and nothing more buffered) — appended the first time, moved to the
 ///   tail afterwards — and unlists it when it closes. All O(1), no lock. A connection that
 ///   becomes busy is *not* unlisted then (that would be a second list operation per request);
 ///   its entry just goes stale and the reclaim path drops it when it reaches it. After a
 ///   change the owner publishes `listed` and the head's `since` with relaxed stores, and only
 ///   those that changed;
-/// - the accept queue, only when the server is at `maxConnections`, reserves one entry with a
+/// - the accepting loop, only when the server is at `maxConnections`, reserves one entry with a
 ///   compare-and-swap on `reserved` (it never touches the list and never waits for the owner);
-/// - the owner serves the reservation on its own queue (`serveReservation`): from the head, it
+/// - the owner serves the reservation on its own loop (`serveReservation`): from the head, it
 ///   unlists busy entries and closes the first reclaimable one — among waiting connections the
 ///   list is in the order they began to wait, so that is the one that has waited longest.
 ///
 /// Each busy entry the reclaim path drops was paid for by the event that listed it, so the
 /// work is O(1) amortized per event.
 ///
-/// `listed − reserved` is an upper bound on how many newcomers this queue can make room for
+/// `listed − reserved` is an upper bound on how many newcomers this loop can make room for
 /// (entries may be busy by now); the caller learns when nothing was freed and tries elsewhere.
-/// The list lives behind a pointer allocated once: it is confined to the owner queue, and this
+/// The list lives behind a pointer allocated once: it is confined to the owner loop, and this
 /// spares the request path the dynamic exclusivity checks of a class's stored property.
 final class ReclaimableConnections: @unchecked Sendable {
     typealias Handle = ReclaimableList<Unmanaged<Connection>>.Handle
 
-    /// The owner queue's list; touched only there.
+    /// The owner loop's list; touched only there.
     private let list: UnsafeMutablePointer<ReclaimableList<Unmanaged<Connection>>>
     /// `list.count`, published for the accept path.
     private let listed = Atomic<Int>(0)
@@ -57,9 +57,9 @@ final class ReclaimableConnections: @unchecked Sendable {
         list.deallocate()
     }
 
-    // MARK: - Owner queue
+    // MARK: - Owner loop
 
-    /// Lists `connection` as the newest waiting entry (owner queue). The list keeps an
+    /// Lists `connection` as the newest waiting entry (owner loop). The list keeps an
     /// unretained reference: the connection unlists itself before it can be released (in
     /// `Connection.closeNow`).
     func list(_ connection: Connection, since: UInt64) -> Handle {
@@ -69,7 +69,7 @@ final class ReclaimableConnections: @unchecked Sendable {
         return handle
     }
 
-    /// The listed connection at `handle` waits again since `since` (owner queue): it becomes
+    /// The listed connection at `handle` waits again since `since` (owner loop): it becomes
     /// the newest entry. This is the one list operation of a keep-alive request.
     @inline(__always)
     func waitsAgain(_ handle: Handle, since: UInt64) {
@@ -78,14 +78,14 @@ final class ReclaimableConnections: @unchecked Sendable {
         if wasOldest { oldestSince.store(list.pointee.oldestSince, ordering: .relaxed) }
     }
 
-    /// Unlists the connection at `handle` (owner queue).
+    /// Unlists the connection at `handle` (owner loop).
     func unlist(_ handle: Handle) {
         list.pointee.remove(handle)
         listed.store(list.pointee.count, ordering: .relaxed)
         oldestSince.store(list.pointee.oldestSince, ordering: .relaxed)
     }
 
-    /// Serves one reservation (owner queue): walks the list from its head until a connection
+    /// Serves one reservation (owner loop): walks the list from its head until a connection
     /// frees its slot (`Connection.reclaim()`); every entry it passes leaves the head (unlisted
     /// as busy, or moved to the tail if it served a request meanwhile), so each step moves on,
     /// and at most the entries listed at the start are visited (twice over, for safety).
@@ -103,14 +103,14 @@ final class ReclaimableConnections: @unchecked Sendable {
         return .nothingFreed
     }
 
-    /// Listed connections that are reclaimable right now (owner queue; O(n), for tests).
+    /// Listed connections that are reclaimable right now (owner loop; O(n), for tests).
     func countReclaimableNow() -> Int {
         list.pointee.elementsOldestFirst.reduce(0) { $0 + ($1.takeUnretainedValue().isReclaimable ? 1 : 0) }
     }
 
     // MARK: - Any thread
 
-    /// Reserves one reclaim on this queue if it has a listed connection not yet reserved.
+    /// Reserves one reclaim on this loop if it has a listed connection not yet reserved.
     func tryReserve() -> Bool {
         var taken = reserved.load(ordering: .relaxed)
         while listed.load(ordering: .relaxed) - taken > 0 {
@@ -125,6 +125,6 @@ final class ReclaimableConnections: @unchecked Sendable {
     /// Listed connections not yet reserved (a snapshot; may be negative for a moment).
     var available: Int { listed.load(ordering: .relaxed) - reserved.load(ordering: .relaxed) }
 
-    /// When this queue's oldest listed connection began to wait (a snapshot).
+    /// When this loop's oldest listed connection began to wait (a snapshot).
     var oldestWaitingSince: UInt64 { oldestSince.load(ordering: .relaxed) }
 }

@@ -1,4 +1,4 @@
-/// The connections of one connection queue that could be closed to make room at the
+/// The connections of one event loop that could be closed to make room at the
 /// connection limit, oldest first: a doubly linked list threaded through an array of nodes.
 ///
 /// Every operation is O(1) and allocation-free once the node array has grown to the queue's
@@ -13,7 +13,7 @@
 /// `since` must stay the list's minimum because other queues compare it.
 ///
 /// Pure value type, no clock, no sockets: `ReclaimableListTests` drive it directly. Its
-/// owner (a `ConnectionQueue`) confines it to one queue.
+/// owner (a `ConnectionLoop`) confines it to one event loop.
 struct ReclaimableList<Element> {
     /// A listed element's position; valid until that element is removed.
     typealias Handle = Int32

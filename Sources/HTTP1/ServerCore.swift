@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import Transport
 
@@ -12,11 +11,10 @@ final class ServerCore: Sendable {
     let log: @Sendable (String) -> Void
     let timeouts: ConnectionStateMachine.Timeouts
     let parserLimits: RequestParserLimits
-    let queues: [ConnectionQueue]
-    let acceptQueue = DispatchQueue(label: "almanac.http.accept", qos: .userInitiated)
+    /// The event loops; every connection lives on one of them.
+    let loops: [ConnectionLoop]
 
     let openCount = Atomic<Int>(0)
-    let acceptedCount = Atomic<Int>(0)
     let rejectedCount = Atomic<Int>(0)
     /// Rejected connections still writing their 503 or lingering; bounded so a flood past
     /// `maxConnections` cannot pile up descriptors.
@@ -52,26 +50,31 @@ final class ServerCore: Sendable {
         let count = configuration.connectionQueueCount > 0
             ? configuration.connectionQueueCount
             : SystemFacts.onlineProcessorCount
-        self.queues = (0..<count).map { ConnectionQueue(label: "almanac.http.connections.\($0)") }
+        self.loops = (0..<count).map { _ in ConnectionLoop() }
+    }
+
+    deinit {
+        for owner in loops { owner.loop.stop() }
     }
 
     var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    /// Runs on `acceptQueue` for every accepted socket. Below the limit the connection is
-    /// admitted on the next queue in turn. At the limit, a queue with a reclaimable connection
-    /// is reserved and the newcomer is admitted *there*, started only once that queue has
-    /// closed its oldest reclaimable connection (`makeRoom`); this thread never waits for it.
-    /// With nothing reclaimable anywhere, the newcomer gets the 503.
-    func accepted(fd: Int32, remoteAddress: String) {
-        let sequence = acceptedCount.add(1, ordering: .relaxed).newValue
+    /// Runs on `current`'s loop for every socket its listener accepted. Below the limit the
+    /// connection lives on that loop, started at once. At the limit, a loop with a reclaimable
+    /// connection is reserved and the newcomer is admitted *there* (the one path on which a
+    /// connection changes loops), started only once that loop has closed its oldest
+    /// reclaimable connection (`makeRoom`); this thread never waits for another loop. With
+    /// nothing reclaimable anywhere, the newcomer gets the 503.
+    func accepted(fd: Int32, remoteAddress: String, on current: ConnectionLoop) {
+        current.acceptedCount.add(1, ordering: .relaxed)
         var rejected = false
-        var owner = queues[sequence % queues.count]
-        var reclaimQueue: ConnectionQueue?
-        if openCount.load(ordering: .relaxed) >= configuration.maxConnections, let queue = reserveReclaim() {
+        var owner = current
+        var reclaimLoop: ConnectionLoop?
+        if openCount.load(ordering: .relaxed) >= configuration.maxConnections, let reserved = reserveReclaim() {
             // Admitted ahead of the reclaim: the count is one over until the victim's close.
             openCount.add(1, ordering: .relaxed)
-            owner = queue
-            reclaimQueue = queue
+            owner = reserved
+            reclaimLoop = reserved
         } else if openCount.load(ordering: .relaxed) >= configuration.maxConnections {
             rejectedCount.add(1, ordering: .relaxed)
             // A refused client still deserves an answer, but not at any price.
@@ -92,10 +95,14 @@ final class ServerCore: Sendable {
             registry.connections[registry.nextID] = connection
             return connection
         }
-        if let reclaimQueue {
-            owner.queue.async { self.makeRoom(for: connection, on: reclaimQueue, attempt: 1) }
+        if let reclaimLoop {
+            if reclaimLoop === current {
+                makeRoom(for: connection, on: reclaimLoop, attempt: 1)
+            } else {
+                reclaimLoop.loop.execute { self.makeRoom(for: connection, on: reclaimLoop, attempt: 1) }
+            }
         } else {
-            owner.queue.async { connection.start() }
+            connection.start()
         }
     }
 

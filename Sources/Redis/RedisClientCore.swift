@@ -2,7 +2,7 @@ import Dispatch
 import Transport
 import Synchronization
 
-/// The socket side of a Redis client: one connection at a time on a `SocketPoller`, driven by a
+/// The socket side of a Redis client: one connection at a time on a `SocketReadinessPoller`, driven by a
 /// `RedisConnectionStateMachine`. Everything runs on `queue`; public entry points hop onto it.
 /// `RedisClient` (calls) and `RedisSubscriber` (pub/sub) are thin layers over it.
 final class RedisClientCore: RedisConnectionDelegate, @unchecked Sendable {

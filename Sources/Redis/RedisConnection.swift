@@ -11,7 +11,7 @@ protocol RedisConnectionDelegate: AnyObject {
     func connection(_ connection: RedisConnection, failed reason: String)
 }
 
-/// One TCP connection to Redis, driven by a `SocketPoller` on the client's queue: bytes written
+/// One TCP connection to Redis, driven by a `SocketReadinessPoller` on the client's queue: bytes written
 /// are queued and flushed in batches (every command submitted during one turn of the queue leaves
 /// in one `send`), bytes read go through the `RESPParser`, and each complete value is handed to the
 /// delegate. Closing is idempotent; events after it are ignored. Confined to the queue.

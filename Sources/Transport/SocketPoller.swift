@@ -1,10 +1,6 @@
 import Dispatch
 import Glibc
 
-#if !os(Linux)
-#error("almanac's server polls its sockets with epoll(7): it builds and runs on Linux only")
-#endif
-
 /// What a connection wants to hear about its socket.
 public struct SocketInterest: Equatable, Sendable {
     public var read: Bool
@@ -20,8 +16,9 @@ public struct SocketInterest: Equatable, Sendable {
     }
 }
 
-/// Whatever owns a socket watched by a `SocketReadinessPoller`: the server's `Connection`, the
-/// Redis client's connection. Both methods are called on the poller's queue.
+/// Whatever owns a socket watched by a `SocketReadinessSet`: the server's `Connection` (on its
+/// `EventLoop`), the Redis client's connection (on its `SocketReadinessPoller`'s queue). Both
+/// methods are called where the set is polled: the loop's thread, the poller's queue.
 public protocol SocketReadinessHandler: AnyObject {
     /// The socket is readable (or hung up / failed) and reading is wanted.
     func readable()
@@ -29,89 +26,50 @@ public protocol SocketReadinessHandler: AnyObject {
     func writable()
 }
 
-/// Readiness notifications for the sockets owned by one serial queue (the HTTP server's
-/// connection queues, the Redis client's queue), delivered on that queue: `readable()` /
-/// `writable()` of the handler whose socket is ready.
+/// Readiness notifications for sockets owned by a serial Dispatch queue, delivered on that
+/// queue: `readable()` / `writable()` of the handler whose socket is ready. The Redis client's
+/// poller (the HTTP server's connections live on `EventLoop`s instead, see docs/server.md).
 ///
-/// One epoll set per queue, watched by a single `DispatchSourceRead` on the
-/// epoll descriptor. A per-connection read source costs, per event, an `ioctl(FIONREAD)`, two
-/// `epoll_ctl` re-arms and a wake-up of a worker thread by Dispatch's event thread: more than the
-/// `read` and `sendmsg` that do the work. Here those costs are paid once per *batch* of ready
-/// sockets (one Dispatch event, one `epoll_wait`), and a socket's interest changes only when the
-/// connection's wishes change (busy, blocked on output), never per request. The sockets are
-/// registered level-triggered, so a socket that still holds input after one `read` is reported
-/// again, exactly like a read source.
-///
-/// This is the only backend. A second one (a read and a write `DispatchSource` per socket, for
-/// platforms without epoll) existed behind a compile flag, but no build ever compiled or tested
-/// it, so it was removed rather than kept as untested code; see docs/server.md.
+/// One `SocketReadinessSet` watched by a single `DispatchSourceRead` on its epoll descriptor:
+/// a per-socket read source would cost, per event, an `ioctl(FIONREAD)`, two `epoll_ctl`
+/// re-arms and a wake-up of a worker thread by Dispatch's event thread. Here those costs are
+/// paid once per *batch* of ready sockets (one Dispatch event, one `epoll_wait`).
 ///
 /// Confined to `queue`, hence `@unchecked Sendable`.
 public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unchecked Sendable {
     public let queue: DispatchQueue
 
-    private let epfd: Int32
+    private let sockets = SocketReadinessSet<Handler>()
     private var source: DispatchSourceRead?
-    /// Registered connections by descriptor (descriptors are small, dense integers).
-    private var table: [Handler?] = []
-    private var interests: [SocketInterest] = []
-    private let events: UnsafeMutableRawPointer
-    private static var batch: Int { 256 }
 
     public init(queue: DispatchQueue) {
         self.queue = queue
-        epfd = Epoll.create()
-        precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
-        events = .allocate(byteCount: Self.batch * Epoll.eventStride, alignment: 8)
-        let source = DispatchSource.makeReadSource(fileDescriptor: epfd, queue: queue)
-        source.setEventHandler { [unowned self] in self.drain() }
+        let source = DispatchSource.makeReadSource(fileDescriptor: sockets.epfd, queue: queue)
+        // One batch per event: whatever is left over keeps the epoll descriptor readable, so
+        // Dispatch runs this again after other work on the queue.
+        source.setEventHandler { [unowned self] in self.sockets.poll(timeoutMilliseconds: 0) { _ in } }
         self.source = source
         source.resume()
     }
 
     deinit {
-        // The epoll descriptor must outlive its source: it is closed in the cancel handler.
-        let epfd = self.epfd
-        source?.setCancelHandler { _ = close(epfd) }
+        // The epoll descriptor must outlive its source: the set (which closes it) is kept
+        // alive by the cancel handler.
+        let sockets = self.sockets
+        source?.setCancelHandler { withExtendedLifetime(sockets) {} }
         source?.cancel()
-        events.deallocate()
     }
 
-    // Every `epoll_ctl` below is checked, and its failure returned to the socket's owner (the
-    // results are discardable only because the Redis client, which shares this poller type,
-    // has no use for them yet). A failed add or change leaves the poller's tables as the
-    // kernel's set is: a socket epoll refused is not registered, and a refused change keeps
-    // the interest the kernel still has.
-
-    /// Starts watching `fd` for `connection` (on `queue`). On failure (e.g. `EPERM` for a
-    /// descriptor epoll cannot watch, `ENOSPC` past `max_user_watches`, `ENOMEM`) nothing is
-    /// registered: the owner must not wait for readiness that will never be reported.
+    /// Starts watching `fd` for `connection` (on `queue`); see `SocketReadinessSet.register`.
     @discardableResult
     public func register(_ connection: Handler, fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
-        let index = Int(fd)
-        guard index >= 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: EBADF) }
-        let error = Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
-        guard error == 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: error) }
-        if index >= table.count {
-            let count = max(index + 1, table.count * 2, 64)
-            table.append(contentsOf: repeatElement(nil, count: count - table.count))
-            interests.append(contentsOf: repeatElement(.none, count: count - interests.count))
-        }
-        table[index] = connection
-        interests[index] = interest
-        return nil
+        sockets.register(connection, fd: fd, interest: interest)
     }
 
-    /// Changes what `fd` is watched for; a no-op when nothing changes (or `fd` is not
-    /// registered). On failure the old interest stays, in the kernel and here.
+    /// Changes what `fd` is watched for; see `SocketReadinessSet.update`.
     @discardableResult
     public func update(fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
-        let index = Int(fd)
-        guard index >= 0, index < interests.count, table[index] != nil, interests[index] != interest else { return nil }
-        let error = Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
-        guard error == 0 else { return SocketPollingFailure(operation: .modify, fd: fd, errno: error) }
-        interests[index] = interest
-        return nil
+        sockets.update(fd: fd, interest: interest)
     }
 
     /// Stops watching `fd`; `then` runs afterwards on `queue` (where the descriptor is closed),
@@ -120,50 +78,9 @@ public final class SocketReadinessPoller<Handler: SocketReadinessHandler>: @unch
     /// or replaced behind the poller's back).
     @discardableResult
     public func unregister(fd: Int32, then: @escaping @Sendable () -> Void) -> SocketPollingFailure? {
-        let index = Int(fd)
-        var failure: SocketPollingFailure?
-        if index >= 0, index < table.count, table[index] != nil {
-            let error = Epoll.control(epfd, Epoll.delete, fd, 0)
-            if error != 0 { failure = SocketPollingFailure(operation: .delete, fd: fd, errno: error) }
-            table[index] = nil
-            interests[index] = .none
-        }
+        let failure = sockets.remove(fd: fd)
         // Later, not now: the caller is still running inside the connection.
         queue.async(execute: then)
         return failure
-    }
-
-    /// With nothing wanted, only a hang-up or error could be reported, and it is reported
-    /// once (`EPOLLONESHOT`) so that an unwanted, permanent condition cannot spin the queue.
-    private static func mask(_ interest: SocketInterest) -> UInt32 {
-        var mask: UInt32 = 0
-        if interest.read { mask |= Epoll.readable }
-        if interest.write { mask |= Epoll.writable }
-        if mask == 0 { mask = Epoll.oneShot }
-        return mask
-    }
-
-    /// One batch: whatever is left over (more than `batch` ready sockets) keeps the epoll
-    /// descriptor readable, so Dispatch runs this again after other work on the queue.
-    private func drain() {
-        var n: Int32
-        repeat {
-            n = Epoll.wait(epfd, events, Int32(Self.batch), 0)
-        } while n < 0 && errno == EINTR
-        guard n > 0 else { return }
-        let readMask = Epoll.readable | Epoll.hangUp | Epoll.error
-        let writeMask = Epoll.writable | Epoll.hangUp | Epoll.error
-        for i in 0..<Int(n) {
-            let (flags, fd) = Epoll.event(events, i)
-            let index = Int(fd)
-            guard index < table.count, let connection = table[index] else { continue }
-            let interest = interests[index]
-            if interest.read && flags & readMask != 0 {
-                connection.readable()
-            }
-            if interest.write && flags & writeMask != 0 && table[index] === connection && interests[index].write {
-                connection.writable()
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+import Transport
 @testable import Almanac
 
 /// `HTTPMetrics` counts (method, status) pairs in lock-free slots with a locked overflow; the
@@ -33,6 +34,30 @@ import Testing
         let labels = counts.map(\.0)
         let order = http.collect()[0].samples.map { ($0.labels[0].1, $0.labels[1].1, Int($0.labels[2].1)!) }
         #expect(zip(order, order.dropFirst()).allSatisfy { $0 < $1 }, "sorted by route, method, status: \(labels)")
+    }
+
+    /// Recorded on three event loops (three shards) and off them (the shared one): the
+    /// exposition sums the shards, counts and histogram alike.
+    @Test func recordsFromSeveralEventLoopsAreSummed() {
+        final class Idle: SocketReadinessHandler, @unchecked Sendable {
+            func readable() {}
+            func writable() {}
+        }
+        let http = HTTPMetrics()
+        let series = http.series(route: "/r")
+        let loops = (0..<3).map { _ in EventLoop<Idle>() }
+        defer { for loop in loops { loop.stop() } }
+        for (i, loop) in loops.enumerated() {
+            loop.sync { for _ in 0..<(100 * (i + 1)) { series.record(method: "GET", status: 200, seconds: 0.001) } }
+        }
+        for _ in 0..<50 { series.record(method: "GET", status: 200, seconds: 0.001) }
+        let families = http.collect()
+        #expect(families[0].samples.count == 1)
+        if case let .number(total) = families[0].samples.first?.value { #expect(total == 650) } else { Issue.record("no count") }
+        let durations = series.durations()
+        #expect(durations.count == 650)
+        #expect(durations.cumulativeCounts.last == 650)
+        #expect(abs(durations.sum - 0.65) < 1e-9)
     }
 
     @Test func concurrentRecordsAreAllCounted() async {

@@ -117,6 +117,10 @@ extension EndToEnd {
             }()
             #expect(answered == 2000)
             #expect(t.server.totalAcceptedConnections == 50)
+            // The kernel spread the connections over the four loops' listening sockets, and each
+            // loop served its own: several loops answered, in order, pipelined pairs included.
+            #expect(t.server.acceptedPerLoop.count == 4)
+            #expect(t.server.acceptedPerLoop.filter { $0 > 0 }.count >= 2)
             await t.stop()
         }
     }

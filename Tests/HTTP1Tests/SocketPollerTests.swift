@@ -91,7 +91,8 @@ import Glibc
                               responder: { _ in .ready(HTTPResponse(body: [])) },
                               accessLog: nil, log: { messages.append($0) })
         let fd = try Self.regularFile() // owned by the connection from here on: it closes it
-        core.accepted(fd: fd, remoteAddress: "")
+        let owner = core.loops[0]
+        owner.loop.sync { core.accepted(fd: fd, remoteAddress: "", on: owner) }
         #expect(await waitUntil(timeout: 10) {
             core.snapshot().isEmpty && core.openCount.load(ordering: .relaxed) == 0
         })
@@ -114,12 +115,13 @@ import Glibc
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }
         _ = fcntl(pair[0], F_SETFL, O_NONBLOCK)
-        core.accepted(fd: pair[0], remoteAddress: "")
+        let owner = core.loops[0]
+        owner.loop.sync { [fd = pair[0]] in core.accepted(fd: fd, remoteAddress: "", on: owner) }
         #expect(await waitUntil(timeout: 10) { core.snapshot().first?.isReclaimable == true })
         let file = try Self.regularFile()
         defer { close(file) }
         let connection = try #require(core.snapshot().first)
-        connection.owner.queue.sync {
+        connection.owner.loop.sync {
             _ = dup2(file, connection.fd)
             connection.readable() // EOF: stop reading → EPOLL_CTL_MOD on a file epoll never saw
         }

@@ -7,7 +7,7 @@ public protocol LogSink: Sendable {
     /// Writes `line` now (after any deferred lines, so order is kept).
     func write(line: [UInt8])
     /// Accepts a line that may wait for the next `flush()` (the access log: its owner calls
-    /// `flush()` before the connection queue goes idle). Default: `write(line:)`.
+    /// `flush()` before the connection's event loop waits again). Default: `write(line:)`.
     func writeDeferred(line: [UInt8])
     /// `writeDeferred(line:)` for the line `build` appends to the given buffer (it appends
     /// exactly one whole line). Lets a sink build lines in place. Default: a fresh array.

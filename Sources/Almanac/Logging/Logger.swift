@@ -6,7 +6,7 @@ import HTTP1
 /// shippers), `key=value` text on request. Every message and field passes the `Redactor`
 /// first, at every level. Thread-safe; lines are never split. Access-log lines may be
 /// batched by the sink until `requestAccessLogFlush()` (the server calls it after each batch
-/// of requests; the sink writes them off the connection queues) or `flushAccessLog()`; every
+/// of requests; the sink writes them off the event loops) or `flushAccessLog()`; every
 /// other line is written at once, after any batched ones.
 public final class Logger: Sendable {
     public struct Configuration: Sendable {
@@ -154,7 +154,7 @@ public final class Logger: Sendable {
     public func flushAccessLog() { sink.flush() }
 
     /// Asks the sink to write the access-log lines it holds soon, without waiting (the server
-    /// calls this after each batch of requests, on a connection queue that must not block).
+    /// calls this after each batch of requests, on a server event loop that must not block).
     public func requestAccessLogFlush() { sink.requestFlush() }
 
     /// Formats and writes one line: `fields`, then `more` (a request's ids).

@@ -1,5 +1,6 @@
 import Base
 import Synchronization
+import Transport
 
 /// Request counts by route, method and status, and latency by route. Labels come from the
 /// router's *pattern* (`/v1/rates/{code}`), never the raw path, and methods outside the
@@ -7,7 +8,9 @@ import Synchronization
 ///
 /// Each route's series live in one `Series` object, looked up once per route (the responder
 /// resolves them when it is made); recording a request is then a few atomic operations on a
-/// slot for its (method, status) pair and the route's histogram.
+/// slot for its (method, status) pair and the route's histogram. Both are kept per server
+/// event loop (`LoopShard`) and summed when collected: two loops answering hits on the same
+/// route never write the same cache line or take the same histogram lock.
 public final class HTTPMetrics: Sendable {
     /// The route label of requests no route matched (404, 405).
     public static let unmatchedRoute = "unmatched"
@@ -30,10 +33,10 @@ public final class HTTPMetrics: Sendable {
         }
     }
 
-    /// One route's request counts (by method and status) and latency histogram.
+    /// One route's request counts (by method and status) and latency histogram, per loop shard.
     public final class Series: Sendable {
         let route: String
-        let histogram = LatencyHistogram()
+        private let shards: [Shard] = (0..<LoopShard.count).map { _ in Shard() }
 
         /// A (method, status) pair and its count. `key` is 0 while free, else
         /// `methodIndex << 32 | (status + 1)`, claimed once by compare-and-swap; slots fill in order.
@@ -41,27 +44,33 @@ public final class HTTPMetrics: Sendable {
             let key = Atomic<UInt64>(0)
             let count = Atomic<UInt64>(0)
         }
-        private struct PairKey: Hashable {
+        fileprivate struct PairKey: Hashable {
             var methodIndex: Int
             var status: Int
         }
-        /// Pairs a route sees are few; any beyond the slots (or with a status outside
-        /// 0..<2^32 - 1) are counted under a lock.
+
+        /// What one loop (or everything off the loops) records into.
+        final class Shard: Sendable {
+            let histogram = LatencyHistogram()
+            /// Pairs a route sees are few; any beyond the slots (or with a status outside
+            /// 0..<2^32 - 1) are counted under a lock.
+            let slots: [Slot] = (0..<Series.slotCount).map { _ in Slot() }
+            fileprivate let overflow = Mutex<[PairKey: UInt64]>([:])
+        }
         private static let slotCount = 16
-        private let slots: [Slot] = (0..<Series.slotCount).map { _ in Slot() }
-        private let overflow = Mutex<[PairKey: UInt64]>([:])
 
         init(route: String) { self.route = route }
 
         public func record(method: String, status: Int, seconds: Double) {
-            count(methodIndex: HTTPMetrics.methodIndex(method), status: status)
-            histogram.record(seconds: seconds)
+            let shard = shards[LoopShard.current]
+            count(in: shard, methodIndex: HTTPMetrics.methodIndex(method), status: status)
+            shard.histogram.record(seconds: seconds)
         }
 
-        private func count(methodIndex: Int, status: Int) {
+        private func count(in shard: Shard, methodIndex: Int, status: Int) {
             if status >= 0, status < 0xFFFF_FFFF {
                 let key = UInt64(methodIndex) << 32 | UInt64(status + 1)
-                for slot in slots {
+                for slot in shard.slots {
                     let current = slot.key.load(ordering: .acquiring)
                     if current == key {
                         slot.count.wrappingAdd(1, ordering: .relaxed)
@@ -77,17 +86,33 @@ public final class HTTPMetrics: Sendable {
                     }
                 }
             }
-            overflow.withLock { $0[PairKey(methodIndex: methodIndex, status: status), default: 0] += 1 }
+            shard.overflow.withLock { $0[PairKey(methodIndex: methodIndex, status: status), default: 0] += 1 }
+        }
+
+        /// The route's latency histogram, its shards summed.
+        func durations() -> LatencyHistogram.Snapshot {
+            var total = shards[0].histogram.snapshot()
+            for shard in shards.dropFirst() {
+                let part = shard.histogram.snapshot()
+                guard part.count > 0 else { continue }
+                for i in total.counts.indices { total.counts[i] += part.counts[i] }
+                total.sum += part.sum
+                total.count += part.count
+            }
+            return total
         }
 
         /// (method label, status, count) for every pair counted at least once.
         func counts() -> [(method: String, status: Int, count: UInt64)] {
-            var totals: [PairKey: UInt64] = overflow.withLock { $0 }
-            for slot in slots {
-                let key = slot.key.load(ordering: .acquiring)
-                guard key != 0 else { break }
-                totals[PairKey(methodIndex: Int(key >> 32), status: Int(key & 0xFFFF_FFFF) - 1), default: 0]
-                    += slot.count.load(ordering: .relaxed)
+            var totals: [PairKey: UInt64] = [:]
+            for shard in shards {
+                for (key, count) in shard.overflow.withLock({ $0 }) { totals[key, default: 0] += count }
+                for slot in shard.slots {
+                    let key = slot.key.load(ordering: .acquiring)
+                    guard key != 0 else { break }
+                    totals[PairKey(methodIndex: Int(key >> 32), status: Int(key & 0xFFFF_FFFF) - 1), default: 0]
+                        += slot.count.load(ordering: .relaxed)
+                }
             }
             return totals.compactMap { key, count in
                 count > 0 ? (HTTPMetrics.methodLabels[key.methodIndex], key.status, count) : nil
@@ -119,7 +144,7 @@ public final class HTTPMetrics: Sendable {
         var durations: [(String, LatencyHistogram.Snapshot)] = []
         for s in all {
             for c in s.counts() { counts.append((s.route, c.method, c.status, c.count)) }
-            let snapshot = s.histogram.snapshot()
+            let snapshot = s.durations()
             if snapshot.count > 0 { durations.append((s.route, snapshot)) }
         }
         return MetricFamily.requestFamilies(

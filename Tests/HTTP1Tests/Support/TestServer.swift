@@ -88,6 +88,9 @@ struct TestServer {
         configuration.host = host
         configuration.port = 0
         configuration.lingerTimeoutSeconds = 0.5
+        // Four event loops on a 2-core machine: every end-to-end test runs with several loops
+        // (and their listening sockets) unless it asks for one.
+        configuration.connectionQueueCount = 4
         configure(&configuration)
         let gate = Gate()
         let log = Locked<[AccessLogEntry]>([])

@@ -1,0 +1,68 @@
+import Synchronization
+import Transport
+
+extension Connection: SocketReadinessHandler {}
+
+/// One of the server's event loops (one per CPU by default), with its listening socket and
+/// the scratch memory its connections share.
+///
+/// A connection is accepted by a loop's own listening socket (`SO_REUSEPORT`: the kernel
+/// spreads new connections over the loops' sockets), and lives on that loop until it closes:
+/// read, answered, timed and written on the loop's thread. The loop's connections run one at
+/// a time, so they share one read buffer, one head buffer and one `Date` header, which keeps an
+/// idle connection down to its object, its timer slot and its parser, and a cached hit away
+/// from anything another loop touches. Everything here is touched only on `loop`'s thread,
+/// hence `@unchecked Sendable`.
+final class ConnectionLoop: @unchecked Sendable {
+    let loop: EventLoop<Connection>
+    /// Where every read on this loop lands before the parser copies what it needs.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// Response heads are serialized here; only a partially written head is copied out.
+    private(set) var headScratch: UnsafeMutableRawBufferPointer
+    /// This loop's `Date` header, formatted at most once per second.
+    var date = HTTPDateCache()
+    /// This loop's connections that may be closed to make room at `maxConnections`.
+    let reclaimables = ReclaimableConnections()
+    /// TCP connections this loop accepted (refused ones included). Written by this loop only, so
+    /// the cache line is not shared with other loops; readers sum the loops' counts.
+    let acceptedCount = Atomic<Int>(0)
+    /// This loop's listening socket, between `HTTPServer.start()` and shutdown.
+    var listener: Listener<Connection>?
+    /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
+    private var logFlushScheduled = false
+
+    /// Runs `flush` once on this loop after the current batch: lines logged during a batch of
+    /// ready sockets go out together, before the loop waits again.
+    func scheduleLogFlush(_ flush: @escaping @Sendable () -> Void) {
+        guard !logFlushScheduled else { return }
+        logFlushScheduled = true
+        loop.afterBatch { [self] in
+            logFlushScheduled = false
+            flush()
+        }
+    }
+
+    init(readBufferSize: Int = 64 * 1024) {
+        loop = EventLoop()
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
+        headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        headScratch.deallocate()
+    }
+
+    /// The head scratch, grown first when a head needs more than it holds. Whatever pointed
+    /// into it before is invalid afterwards: a connection uses it only between serializing a
+    /// head and handing it to `sendmsg` (a partial write copies the rest out).
+    func headScratch(atLeast bytes: Int) -> UnsafeMutableRawBufferPointer {
+        if bytes > headScratch.count {
+            var size = headScratch.count
+            while size < bytes { size *= 2 }
+            headScratch.deallocate()
+            headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        }
+        return headScratch
+    }
+}

@@ -1,0 +1,217 @@
+import CEpoll
+import Dispatch
+import Glibc
+import Synchronization
+
+/// One thread that owns one epoll set, and everything that happens to the sockets in it.
+///
+/// The thread blocks in `epoll_wait` with the next timer's deadline as its timeout, delivers
+/// the batch of ready sockets to their handlers, fires the timers that are due, then runs the
+/// "after this batch" callbacks (`afterBatch`: the access-log flush), and waits again. Nothing
+/// on that path takes a lock, hops to another thread or queue, or touches memory another
+/// loop writes: a request that is answered at once (a cache hit) is read, answered, written
+/// and logged on this thread.
+///
+/// Work from other threads (an answer computed in a task, shutdown) is handed in with
+/// `execute`: it goes into a lock-protected queue and, when that queue was empty, the loop is
+/// woken through an eventfd. The lock and the eventfd are only touched when work is handed
+/// in, never on the loop's own path. Timers (`addTimer`, `arm`) live in a per-loop
+/// `LoopTimers` heap with lazy re-arm, so a deadline that moves later costs O(1).
+///
+/// Why not Dispatch queues (what the server used before; docs/server.md, "Event loops"): a
+/// queue watched through a Dispatch read source costs, per batch of ready sockets, a wake-up
+/// of Dispatch's event thread and a hop to a worker thread, and every timer is a
+/// `DispatchSourceTimer` that Dispatch's own timer heap reschedules.
+///
+/// Everything but `execute`, `stop`, `sync` and `inEventLoop` must be called on the loop's
+/// thread; hence `@unchecked Sendable`.
+public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendable {
+    /// The loop's epoll set: register the sockets whose handlers live on this loop.
+    public let sockets = SocketReadinessSet<Handler>()
+
+    private let wakeFD: Int32
+    /// Work handed in from other threads, in order.
+    private let handedIn = Mutex<[@Sendable () -> Void]>([])
+    /// The batch of handed-in work being run (kept to reuse its storage).
+    private var running: [@Sendable () -> Void] = []
+    private var afterBatchWork: [() -> Void] = []
+    private var afterBatchRunning: [() -> Void] = []
+    private var timers = LoopTimers<() -> Void>()
+    /// Descriptors the loop reads for itself (a listening socket), by descriptor.
+    private var watchers: [(fd: Int32, readable: () -> Void)] = []
+    private let thread = Atomic<UInt>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    /// This loop's number, for its `LoopShard`.
+    private let index = LoopShard.nextLoopIndex()
+
+    /// Starts the loop's thread.
+    public init() {
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        precondition(wakeFD >= 0, "eventfd failed: errno \(errno)")
+        let error = sockets.watchUnclaimed(fd: wakeFD)
+        precondition(error == 0, "epoll_ctl(eventfd) failed: errno \(error)")
+        let body = ThreadBody { [self] in run() }
+        var id = pthread_t()
+        let created = pthread_create(&id, nil, { raw in
+            guard let raw else { return nil }
+            let body = Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue()
+            body.run()
+            return nil
+        }, Unmanaged.passRetained(body).toOpaque())
+        precondition(created == 0, "pthread_create failed: \(created)")
+        pthread_detach(id)
+    }
+
+    deinit {
+        close(wakeFD)
+    }
+
+    /// True on the loop's own thread.
+    public var inEventLoop: Bool {
+        thread.load(ordering: .acquiring) == UInt(pthread_self())
+    }
+
+    // MARK: - Any thread
+
+    /// Runs `work` on the loop, after what it is doing now, in the order handed in.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        let wasEmpty = handedIn.withLock { queue in
+            queue.append(work)
+            return queue.count == 1
+        }
+        guard wasEmpty else { return } // a wake-up is on its way already
+        wake()
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Runs `body` on the loop and returns its result (at once when called on the loop). Blocks
+    /// the calling thread: for tests and diagnostics only.
+    public func sync<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        if inEventLoop { return body() }
+        let done = DispatchSemaphore(value: 0)
+        let box = SyncResult<Result>()
+        execute {
+            box.value = body()
+            done.signal()
+        }
+        done.wait()
+        guard let value = box.value else { preconditionFailure("the loop signalled before storing the result") }
+        return value
+    }
+
+    /// Ends the loop after the batch in hand; its thread exits and lets go of the loop.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
+    // MARK: - On the loop
+
+    /// Runs `work` once the current batch (ready sockets, handed-in work, due timers) is
+    /// done, before the loop waits again.
+    public func afterBatch(_ work: @escaping () -> Void) {
+        afterBatchWork.append(work)
+    }
+
+    /// A timer that calls `fire` on the loop each time it is due; disarmed until `arm`.
+    public func addTimer(_ fire: @escaping () -> Void) -> Int {
+        timers.add(fire)
+    }
+
+    /// Makes the timer due at `deadline` (`DispatchTime` uptime nanoseconds). Later than its
+    /// current setting: O(1).
+    public func arm(_ timer: Int, at deadline: UInt64) {
+        timers.arm(timer, at: deadline)
+    }
+
+    /// Removes the timer for good.
+    public func removeTimer(_ timer: Int) {
+        timers.remove(timer)
+    }
+
+    /// Reads `fd` on the loop: `readable` runs whenever it is readable (level-triggered).
+    /// Returns 0 or the `errno` of the failed `epoll_ctl`.
+    public func watch(fd: Int32, readable: @escaping () -> Void) -> Int32 {
+        let error = sockets.watchUnclaimed(fd: fd)
+        if error == 0 { watchers.append((fd, readable)) }
+        return error
+    }
+
+    /// Stops reading `fd` (before it is closed).
+    public func unwatch(fd: Int32) {
+        guard let index = watchers.firstIndex(where: { $0.fd == fd }) else { return }
+        watchers.remove(at: index)
+        sockets.unwatchUnclaimed(fd: fd)
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        thread.store(UInt(pthread_self()), ordering: .releasing)
+        LoopShard.enter(loopIndex: index)
+        while !stopRequested.load(ordering: .acquiring) {
+            sockets.poll(timeoutMilliseconds: timeout()) { fd in unclaimed(fd) }
+            fireDueTimers()
+            runAfterBatch()
+        }
+        // Let go of whatever the callbacks hold (their owners may hold this loop).
+        watchers = []
+        timers = LoopTimers()
+        afterBatchWork = []
+    }
+
+    /// Until the next timer is due (rounded up to whole milliseconds), or indefinitely.
+    private func timeout() -> Int32 {
+        guard let next = timers.nextDeadline() else { return -1 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard next > now else { return 0 }
+        return Int32(clamping: (next - now + 999_999) / 1_000_000)
+    }
+
+    private func unclaimed(_ fd: Int32) {
+        if fd == wakeFD {
+            runHandedIn()
+        } else if let watcher = watchers.first(where: { $0.fd == fd }) {
+            watcher.readable()
+        }
+    }
+
+    private func runHandedIn() {
+        var count: UInt64 = 0
+        _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
+        handedIn.withLock { queue in swap(&queue, &running) }
+        for work in running { work() }
+        running.removeAll(keepingCapacity: true)
+    }
+
+    private func fireDueTimers() {
+        guard timers.nextDeadline() != nil else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        while let due = timers.popDue(now: now) { due.payload() }
+    }
+
+    private func runAfterBatch() {
+        while !afterBatchWork.isEmpty {
+            swap(&afterBatchWork, &afterBatchRunning)
+            for work in afterBatchRunning { work() }
+            afterBatchRunning.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// What a loop's thread runs, passed through `pthread_create`'s context pointer (a C function
+/// cannot capture the loop's generic type).
+private final class ThreadBody {
+    let run: () -> Void
+    init(run: @escaping () -> Void) { self.run = run }
+}
+
+/// The result `sync` waits for: written on the loop before the semaphore is signalled, read
+/// after the wait, so the semaphore orders the two.
+private final class SyncResult<Value>: @unchecked Sendable {
+    var value: Value?
+}

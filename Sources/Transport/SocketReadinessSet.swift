@@ -1,0 +1,138 @@
+import Glibc
+
+#if !os(Linux)
+#error("almanac's server polls its sockets with epoll(7): it builds and runs on Linux only")
+#endif
+
+/// One epoll(7) set and the handlers of the sockets in it, indexed by descriptor: what both
+/// the server's `EventLoop` and the Dispatch-driven `SocketReadinessPoller` (the Redis
+/// client's) wait on. It registers, changes and removes sockets and delivers a batch of
+/// readiness to the handlers (`poll`); who calls `poll`, and when, is its owner's business.
+///
+/// The sockets are registered level-triggered, so a socket that still holds input after one
+/// `read` is reported again, and a socket's interest changes only when its owner's wishes
+/// change (busy, blocked on output), never per request. Generic over the handler type so
+/// that the per-event calls are direct (specialized), not through an existential.
+///
+/// Confined to its owner's thread or queue, hence `@unchecked Sendable`.
+public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @unchecked Sendable {
+    /// The epoll descriptor; its owner may add descriptors of its own (`watchUnclaimed`).
+    let epfd: Int32
+    /// Registered handlers by descriptor (descriptors are small, dense integers).
+    private var table: [Handler?] = []
+    private var interests: [SocketInterest] = []
+    private let events: UnsafeMutableRawPointer
+    private static var batch: Int { 256 }
+
+    public init() {
+        epfd = Epoll.create()
+        precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
+        events = .allocate(byteCount: Self.batch * Epoll.eventStride, alignment: 8)
+    }
+
+    deinit {
+        _ = close(epfd)
+        events.deallocate()
+    }
+
+    // Every `epoll_ctl` below is checked, and its failure returned to the socket's owner. A
+    // failed add or change leaves the tables as the kernel's set is: a socket epoll refused is
+    // not registered, and a refused change keeps the interest the kernel still has.
+
+    /// Starts watching `fd` for `handler`. On failure (e.g. `EPERM` for a descriptor epoll
+    /// cannot watch, `ENOSPC` past `max_user_watches`, `ENOMEM`) nothing is registered: the
+    /// owner must not wait for readiness that will never be reported.
+    @discardableResult
+    public func register(_ handler: Handler, fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
+        let index = Int(fd)
+        guard index >= 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: EBADF) }
+        let error = Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
+        guard error == 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: error) }
+        if index >= table.count {
+            let count = max(index + 1, table.count * 2, 64)
+            table.append(contentsOf: repeatElement(nil, count: count - table.count))
+            interests.append(contentsOf: repeatElement(.none, count: count - interests.count))
+        }
+        table[index] = handler
+        interests[index] = interest
+        return nil
+    }
+
+    /// Changes what `fd` is watched for; a no-op when nothing changes (or `fd` is not
+    /// registered). On failure the old interest stays, in the kernel and here.
+    @discardableResult
+    public func update(fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
+        let index = Int(fd)
+        guard index >= 0, index < interests.count, table[index] != nil, interests[index] != interest else { return nil }
+        let error = Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
+        guard error == 0 else { return SocketPollingFailure(operation: .modify, fd: fd, errno: error) }
+        interests[index] = interest
+        return nil
+    }
+
+    /// Stops watching `fd`. Events for it still in the batch being delivered are dropped. The
+    /// caller closes the descriptor afterwards, not before the batch is over (its number
+    /// could be reused while events for the old socket are still being delivered); a failure
+    /// here means it was closed or replaced behind the set's back and is only worth reporting.
+    @discardableResult
+    public func remove(fd: Int32) -> SocketPollingFailure? {
+        let index = Int(fd)
+        guard index >= 0, index < table.count, table[index] != nil else { return nil }
+        let error = Epoll.control(epfd, Epoll.delete, fd, 0)
+        table[index] = nil
+        interests[index] = .none
+        return error == 0 ? nil : SocketPollingFailure(operation: .delete, fd: fd, errno: error)
+    }
+
+    /// Adds a descriptor that is not a handler's (an event loop's wake-up descriptor, a
+    /// listening socket) for reading; its readiness goes to `poll`'s `unclaimed`.
+    func watchUnclaimed(fd: Int32) -> Int32 {
+        Epoll.control(epfd, Epoll.add, fd, Epoll.readable)
+    }
+
+    /// Removes a descriptor added with `watchUnclaimed`.
+    func unwatchUnclaimed(fd: Int32) {
+        _ = Epoll.control(epfd, Epoll.delete, fd, 0)
+    }
+
+    /// With nothing wanted, only a hang-up or error could be reported, and it is reported
+    /// once (`EPOLLONESHOT`) so that an unwanted, permanent condition cannot spin the owner.
+    private static func mask(_ interest: SocketInterest) -> UInt32 {
+        var mask: UInt32 = 0
+        if interest.read { mask |= Epoll.readable }
+        if interest.write { mask |= Epoll.writable }
+        if mask == 0 { mask = Epoll.oneShot }
+        return mask
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: indefinitely, 0: not at all) for one batch of
+    /// ready sockets and delivers it: `readable()` / `writable()` of each ready handler, and
+    /// `unclaimed` for ready descriptors that are no handler's. Returns how many events came;
+    /// whatever is left over (more than a batch) is reported by the next call.
+    @discardableResult
+    func poll(timeoutMilliseconds: Int32, unclaimed: (Int32) -> Void) -> Int {
+        var n: Int32
+        repeat {
+            n = Epoll.wait(epfd, events, Int32(Self.batch), timeoutMilliseconds)
+        } while n < 0 && errno == EINTR
+        guard n > 0 else { return 0 }
+        let readMask = Epoll.readable | Epoll.hangUp | Epoll.error
+        let writeMask = Epoll.writable | Epoll.hangUp | Epoll.error
+        for i in 0..<Int(n) {
+            let (flags, fd) = Epoll.event(events, i)
+            let index = Int(fd)
+            guard index < table.count, let handler = table[index] else {
+                unclaimed(fd)
+                continue
+            }
+            let interest = interests[index]
+            if interest.read && flags & readMask != 0 {
+                handler.readable()
+            }
+            if interest.write && flags & writeMask != 0 && table[index] === handler && interests[index].write {
+                handler.writable()
+            }
+        }
+        return Int(n)
+    }
+}
