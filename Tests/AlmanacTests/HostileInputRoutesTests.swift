@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import Web
 import Rates
 import Testing
 @testable import Almanac
@@ -93,13 +94,13 @@ import Testing
     }
 
     @Test func ifNoneMatchComparesBytes() {
-        #expect(HTTPCaching.ifNoneMatch(#"W/"abc", "x""#, matches: #""abc""#))
-        #expect(HTTPCaching.ifNoneMatch(" * ", matches: #""abc""#))
-        #expect(!HTTPCaching.ifNoneMatch("*\u{301}", matches: #""abc""#))
-        #expect(!HTTPCaching.ifNoneMatch("\"abc\"\u{301}", matches: #""abc""#))
-        #expect(!HTTPCaching.ifNoneMatch("\"\u{212A}\"", matches: #""K""#))
+        #expect(ConditionalRequestStep.ifNoneMatch(#"W/"abc", "x""#, matches: #""abc""#))
+        #expect(ConditionalRequestStep.ifNoneMatch(" * ", matches: #""abc""#))
+        #expect(!ConditionalRequestStep.ifNoneMatch("*\u{301}", matches: #""abc""#))
+        #expect(!ConditionalRequestStep.ifNoneMatch("\"abc\"\u{301}", matches: #""abc""#))
+        #expect(!ConditionalRequestStep.ifNoneMatch("\"\u{212A}\"", matches: #""K""#))
         // ",\u{301}" is one Character, but the byte ',' still separates the tags.
-        #expect(HTTPCaching.ifNoneMatch("\"x\",\u{301}, \"abc\"", matches: #""abc""#))
+        #expect(ConditionalRequestStep.ifNoneMatch("\"x\",\u{301}, \"abc\"", matches: #""abc""#))
     }
 
     @Test func bearerSchemeIsMatchedByBytes() {

@@ -51,7 +51,7 @@ public enum HTTPCaching {
         }
         let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
         let age = Int(max(0, freshness.ageSeconds).rounded(.down))
-        let notModified = status == .ok && request.headers["If-None-Match"].map { ifNoneMatch($0, matches: etag) } == true
+        let notModified = ConditionalRequestStep.isNotModified(request: request, status: status, etag: etag)
         // A fresh L1 hit's fields repeat for every hit on this entry within the second.
         let plainHit = freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0 && !freshness.shared
         func fields() -> [HTTPHeaders.Field] {
@@ -122,31 +122,5 @@ public enum HTTPCaching {
             return "\(cacheName); \(forwarded); stored; ttl=\(Int(f.freshnessLeftSeconds.rounded(.down)))"
         }
     }
-
-    /// `If-None-Match` evaluation (RFC 9110 §13.1.2): `*` or any listed tag that matches by
-    /// weak comparison.
-    public static func ifNoneMatch(_ fieldValue: String, matches etag: String) -> Bool {
-        let target = opaque(etag)
-        for tag in fieldValue.commaSeparatedItems() {
-            if tag.utf8.elementsEqual("*".utf8) || opaque(tag).elementsEqual(target) { return true }
-        }
-        return false
-    }
-
-    /// The tag without a weak `W/` prefix, as bytes (entity tags are compared octet by octet).
-    private static func opaque<S: StringProtocol>(_ tag: S) -> Substring.UTF8View {
-        let bytes = Substring(tag).utf8
-        return bytes.starts(with: "W/".utf8) ? bytes.dropFirst(2) : bytes
-    }
 }
 
-extension StringProtocol {
-    /// The items of a comma-separated list (`a, b,,c`), split at the byte `,` and trimmed of
-    /// spaces and tabs, empty items dropped. Never split by `Character`: `,` followed by
-    /// U+0301 is one grapheme cluster, which `split(separator: ",")` would not split at.
-    func commaSeparatedItems() -> [Substring] {
-        Substring(self).utf8.split(separator: UInt8(ascii: ","))
-            .map { Substring($0).trimmingASCIIWhitespace() }
-            .filter { !$0.isEmpty }
-    }
-}

@@ -2,6 +2,7 @@ import Base
 import Books
 import Cache
 import HTTP1
+import Web
 
 extension BooksRoutes {
     /// Most ISBNs one batch request may name (docs/books.md, `GET /v1/books?isbn=A,B,…`).
