@@ -199,13 +199,15 @@ struct RedisServerTests {
         let started = DispatchTime.now().uptimeNanoseconds
         await #expect(throws: RedisError.timeout) { try await client.ping() }
         let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-        // 150 ms bound; the slack is for the shared CPU, not for the client.
-        #expect(elapsedMs >= 140 && elapsedMs < 1_000, "timed out after \(elapsedMs) ms")
+        // 150 ms bound; the slack is for the shared CPU, not for the client: under `stress-ng
+        // --cpu 2` beside the parallel suite the timer's wake-up alone has taken ~900 ms. A call that
+        // waited for the stalled server would never end, so 5 s still tells the two apart.
+        #expect(elapsedMs >= 140 && elapsedMs < 5_000, "timed out after \(elapsedMs) ms")
         // Every call while stalled ends within its bound too (unavailable, or a timeout on reconnect).
         for _ in 0..<3 {
             let begin = DispatchTime.now().uptimeNanoseconds
             await #expect(throws: RedisError.self) { try await client.get("almanac:x") }
-            #expect(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6 < 1_000)
+            #expect(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e6 < 5_000)
         }
         server.resume()
         try await Self.retrying("a call after SIGCONT") { try await client.ping() }
