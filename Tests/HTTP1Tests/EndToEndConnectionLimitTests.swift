@@ -52,7 +52,7 @@ extension EndToEnd {
             for i in 0..<3 {
                 let (c, status, elapsed) = try await newcomerGets(t, "/hello")
                 #expect(status == 200)
-                #expect(elapsed < 1)
+                #expect(elapsed < 5, "served at once, not after a timeout (idle: 60 s)") // slack for a busy CPU
                 #expect(await closedCleanly(held[i]), "the oldest idle connection (#\(i)) is the one closed")
                 newcomers.append(c)
             }
@@ -85,7 +85,7 @@ extension EndToEnd {
             for i in 0..<2 {
                 let (c, status, elapsed) = try await newcomerGets(t, "/echo/newcomer")
                 #expect(status == 200)
-                #expect(elapsed < 1)
+                #expect(elapsed < 5, "served at once, not after a timeout (idle: 60 s)") // slack for a busy CPU
                 #expect(await closedCleanly(held[i]))
                 newcomers.append(c)
             }
@@ -117,7 +117,7 @@ extension EndToEnd {
             for _ in 0..<(Self.limit - 3 + 5) {
                 let (c, status, elapsed) = try await newcomerGets(t, "/hello")
                 #expect(status == 200)
-                #expect(elapsed < 1)
+                #expect(elapsed < 5, "served at once, not after a timeout (idle: 60 s)") // slack for a busy CPU
                 newcomers.append(c)
             }
             for c in idle { #expect(await closedCleanly(c)) }
