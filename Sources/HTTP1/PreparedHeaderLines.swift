@@ -21,14 +21,10 @@ public final class PreparedHeaderLines: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
         for field in fields {
-            guard !ResponseHead.isServerOwned(field.name) else { return nil }
-            let name = Array(field.name.utf8), value = Array(field.value.utf8)
-            let unsafe = name.withUnsafeBytes { ResponseHeaderGuard.unsafeNameBytes($0) }
-                || value.withUnsafeBytes { ResponseHeaderGuard.unsafeValueBytes($0) }
-            guard !unsafe else { return nil }
-            bytes.append(contentsOf: name)
+            guard !ResponseHead.isServerOwned(field.name), !ResponseHeaderGuard.isUnsafe(field) else { return nil }
+            bytes.append(contentsOf: field.name.utf8)
             bytes.append(contentsOf: ": ".utf8)
-            bytes.append(contentsOf: value)
+            bytes.append(contentsOf: field.value.utf8)
             bytes.append(contentsOf: "\r\n".utf8)
         }
         self.fields = fields

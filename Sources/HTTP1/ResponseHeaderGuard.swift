@@ -12,12 +12,14 @@
 enum ResponseHeaderGuard {
     /// The index of the first field that must not be written, or nil when all may.
     static func firstUnsafeField(_ headers: HTTPHeaders) -> Int? {
-        for (index, field) in headers.fields.enumerated() {
-            let name = Array(field.name.utf8), value = Array(field.value.utf8)
-            let unsafe = name.withUnsafeBytes { unsafeNameBytes($0) } || value.withUnsafeBytes { unsafeValueBytes($0) }
-            if unsafe { return index }
-        }
-        return nil
+        headers.fields.firstIndex(where: isUnsafe)
+    }
+
+    /// Whether one field must not be written (its name or its value), checked off the hit path:
+    /// naming a refused field, and preparing a block of fields once (`PreparedHeaderLines`).
+    static func isUnsafe(_ field: HTTPHeaders.Field) -> Bool {
+        let name = Array(field.name.utf8), value = Array(field.value.utf8)
+        return name.withUnsafeBytes { unsafeNameBytes($0) } || value.withUnsafeBytes { unsafeValueBytes($0) }
     }
 
     /// Whether a name's bytes may not be written: empty, or any byte outside `!`…`~`, or `:`.
