@@ -88,18 +88,23 @@ import TestSupport
         #expect(client.requests.map(\.provider) == ["a"])
     }
 
+    /// "a" holds one token and earns the next in 100 s; a request may queue that long for it.
+    func slowBudgetSteward(_ clock: ManualClock) -> Steward {
+        steward(clock) {
+            $0.budgets["a"] = ProviderBudget(maxRequestsPerSecond: 0.01, burst: 1)
+            $0.maxQueueMs = 200_000
+            $0.providerTimeoutMs = 300_000
+            $0.requestDeadlineMs = 300_000
+        }
+    }
+
     /// A request that must wait for a budget token waits on the steward's clock: it is sent
     /// when the manual clock reaches the token, not after the real seconds the budget names
     /// (100 s here, past the suite's time limit).
     @Test func aWaitForATokenIsOnTheStewardsClock() async throws {
         let clock = ManualClock()
         let client = StubHTTPClient { _ in StubHTTPClient.json("{}") }
-        let steward = steward(clock) {
-            $0.budgets["a"] = ProviderBudget(maxRequestsPerSecond: 0.01, burst: 1)
-            $0.maxQueueMs = 200_000
-            $0.providerTimeoutMs = 300_000
-            $0.requestDeadlineMs = 300_000
-        }
+        let steward = slowBudgetSteward(clock)
         #expect(try await chain(steward, client: client).answer() == "A", "the one token")
         let waiting = Task { try await chain(steward, client: client).answer() }
         #expect(await waitUntil { clock.sleepers == 1 }, "the second request waits for a token")
@@ -116,12 +121,7 @@ import TestSupport
     @Test func aCallerLeavingWhileItWaitsForATokenStopsWaiting() async throws {
         let clock = ManualClock()
         let client = StubHTTPClient { _ in StubHTTPClient.json("{}") }
-        let steward = steward(clock) {
-            $0.budgets["a"] = ProviderBudget(maxRequestsPerSecond: 0.01, burst: 1)
-            $0.maxQueueMs = 200_000
-            $0.providerTimeoutMs = 300_000
-            $0.requestDeadlineMs = 300_000
-        }
+        let steward = slowBudgetSteward(clock)
         _ = try await chain(steward, client: client).answer()
         let waiting = Task { try await chain(steward, client: client).answer() }
         #expect(await waitUntil { clock.sleepers == 1 })
