@@ -90,7 +90,7 @@ public final class CurlHTTPClient: HTTPClient {
             let spec = TransferSpec(
                 url: url, headers: headers, client: configuration,
                 timeoutMs: max(1, Int((min(remaining, 1e9) * 1000).rounded(.up))),
-                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes)
+                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes, clock: deadline.clock)
             switch await engine.perform(spec) {
             case .failure(let kind, let detail):
                 throw failure(kind, CurlErrorMapping.publicCause(of: kind, waitedMs: waitedMs(),

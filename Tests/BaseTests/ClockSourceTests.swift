@@ -16,7 +16,6 @@ import TestSupport
         "Cache/CacheClocks.swift": "the cache's production clocks: monotonic for L1, Unix time for shared envelopes",
         "Rates/WallClock.swift": "the production wall clock of fetch times (WallClocks.system)",
         "HTTPClient/CurlMultiEngine.swift": "libcurl's own timer: curl asks to be called back after N ms of real time",
-        "HTTPClient/CurlTransfer.swift": "the stall guard watches a real transfer's bytes on libcurl's real-time progress ticks (StallGuard itself takes `now`)",
         "HTTPClient/RetryPolicy.swift": "an HTTP-date Retry-After is wall-clock by definition (default argument; tests pass `now`)",
         "Upstream/AttemptOutcome.swift": "the same for a stop's HTTP-date Retry-After (default argument; tests pass `wallNow`)",
         "Cache/SharedCacheLayer.swift": "the pause between polls of another replica's fill lock only paces calls to Redis; the wait limit is on the injected clock",
