@@ -9,6 +9,7 @@ import TestSupport
 /// directly, unless it is one of the edges named below: the production clocks themselves and
 /// the places where real time is the point (the event loop's timers, libcurl's, a log line's
 /// timestamp). A file on the list that no longer reads time fails too, so the list stays exact.
+/// The same scan of `Tests/` keeps manual-clock test files free of real time.
 @Suite struct ClockSourceTests {
     /// Files allowed to read real time, each with why.
     static let allowed: [String: String] = [
@@ -56,17 +57,57 @@ import TestSupport
         var found: [String: String] = [:]
         for file in files where !skippedDirectories.contains(where: { file.hasPrefix($0) }) {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-                let code = String(line)
-                if code.drop(while: { $0 == " " }).hasPrefix("//") { continue }
-                let range = NSRange(code.startIndex..., in: code)
-                if directReads.contains(where: { $0.1?.firstMatch(in: code, range: range) != nil }) {
-                    found[file] = code.trimmingCharacters(in: .whitespaces)
-                    break
-                }
-            }
+            if let line = firstRead(in: text) { found[file] = line }
         }
         return found
+    }
+
+    /// Test files allowed to read real time although they drive a manual clock, each with why.
+    static let allowedInManualClockTests: [String: String] = [
+        "CacheTests/StressTests.swift": "random sub-millisecond pauses shuffle the interleaving of loads and cancellations; nothing waits on them",
+    ]
+
+    /// How a test file says it drives a manual clock.
+    static let manualClockMarker = try? NSRegularExpression(
+        pattern: #"ManualClock|ManualCacheClock|\.advance\(by:|manual clock|fake clock"#, options: [.caseInsensitive])
+
+    /// `Tests/`-relative path → the first line reading real time, for every test file that
+    /// names a manual clock (this file aside: it names the patterns).
+    static func manualClockTestsReadingTime() throws -> [String: String] {
+        let tests = repositoryRoot.appendingPathComponent("Tests")
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("/ClockSourceTests.swift") } ?? []
+        var found: [String: String] = [:]
+        for file in files {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            guard manualClockMarker?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil else { continue }
+            if let line = firstRead(in: text) { found[file] = line }
+        }
+        return found
+    }
+
+    /// The first code line of `text` (comment lines aside) that reads or waits on real time.
+    static func firstRead(in text: String) -> String? {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let code = String(line)
+            if code.drop(while: { $0 == " " }).hasPrefix("//") { continue }
+            let range = NSRange(code.startIndex..., in: code)
+            if directReads.contains(where: { $0.1?.firstMatch(in: code, range: range) != nil }) {
+                return code.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    @Test func manualClockTestsNeverReadRealTime() throws {
+        #expect(Self.manualClockMarker != nil)
+        let found = try Self.manualClockTestsReadingTime()
+        for (file, line) in found.sorted(by: { $0.key < $1.key }) where Self.allowedInManualClockTests[file] == nil {
+            Issue.record("Tests/\(file) drives a manual clock but reads real time (`\(line)`): advance the clock and wait for the condition instead")
+        }
+        for file in Self.allowedInManualClockTests.keys.sorted() where found[file] == nil {
+            Issue.record("Tests/\(file) no longer reads real time: remove it from ClockSourceTests.allowedInManualClockTests")
+        }
     }
 
     @Test func thePatternsCompile() {
