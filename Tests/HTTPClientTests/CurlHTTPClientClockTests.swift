@@ -11,11 +11,7 @@ import TestSupport
     /// The stall guard judges by the client's clock, not by real seconds: with a manual clock
     /// and a 600 s guard, a drip is cut once the clock is moved past the guard.
     @Test func theStallGuardCountsOnTheClientsClock() async throws {
-        let server = try RawStubServer { connection in
-            guard connection.readRequestHead() != nil else { return }
-            guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n") else { return }
-            connection.drip([UInt8](repeating: 0x7B, count: 1000), interval: 0.5)
-        }
+        let server = try drippingServer(interval: 0.5)
         defer { server.stop() }
         let clock = ManualClock()
         let client = makeClient(timeoutMs: 60_000, clock: clock) {

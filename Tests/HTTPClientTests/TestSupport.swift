@@ -43,6 +43,16 @@ func rawServer(answering bytes: String) throws -> RawStubServer {
     }
 }
 
+/// A raw server that answers a 1,000-byte body one byte every `interval` seconds after its head
+/// (a drip-feeding upstream).
+func drippingServer(interval: Double) throws -> RawStubServer {
+    try RawStubServer { connection in
+        guard connection.readRequestHead() != nil else { return }
+        guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n") else { return }
+        connection.drip([UInt8](repeating: 0x7B, count: 1000), interval: interval)
+    }
+}
+
 /// A field of /proc/self/status, in its unit (kB for memory, a count for Threads).
 func procStatus(_ field: String) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
