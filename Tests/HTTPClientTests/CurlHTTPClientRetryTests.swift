@@ -34,14 +34,14 @@ import TestSupport
         let stub = try StubUpstream()
         defer { stub.stop() }
         stub.route("/r", sequence: [StubResponse(status: 503, headers: [("Retry-After", "1")]), .json("{}")])
-        let clock = ManualClock()
+        let clock = ManualClock(start: 1_000)
         let client = makeClient(retries: 1, clock: clock) { $0.retryBaseDelayMs = 1 }
         let call = Task { try await client.get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p")) }
         #expect(await waitUntil { clock.sleepers == 1 }, "waiting for Retry-After")
         #expect(stub.requestCount(for: "/r") == 1)
-        clock.advance(by: 0.999)
+        clock.set(1_000.999)
         #expect(clock.sleepers == 1, "not before Retry-After")
-        clock.advance(by: 0.001)
+        clock.set(1_001)
         #expect(try await call.value.status == 200)
         #expect(stub.requestCount(for: "/r") == 2)
     }
