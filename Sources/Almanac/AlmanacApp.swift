@@ -73,7 +73,7 @@ public final class AlmanacApp: Sendable {
         let stewardState = redis.map { redis in
             SharedStewardState(client: redis.client, keyPrefix: Array(configuration.cache.redis.keyPrefix.utf8),
                                fallback: LocalStewardState(configuration: configuration.stewardConfiguration,
-                                                           now: Steward.monotonicSeconds()))
+                                                           now: SystemClock().now()))
         }
         let steward = Steward(configuration: configuration.stewardConfiguration, state: stewardState,
                               onChange: { provider, change in StewardLog.write(change, provider: provider, to: logger) },

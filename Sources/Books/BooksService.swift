@@ -94,9 +94,10 @@ public final class BooksService: Sendable {
     /// only from `coverHosts` (every redirect hop too), at most `maxCoverBytes`, and only if the answer is an image.
     ///
     /// With a steward, the whole request (book lookup, then the image) ends by
-    /// `upstream.requestDeadlineMs`: the image fetch gets `upstream.timeoutMs` or what is left.
+    /// `upstream.requestDeadlineMs`: the image fetch gets `upstream.timeoutMs` or what is left,
+    /// both on the steward's clock.
     public func cover(_ isbn: ISBN) async throws -> CoverResult {
-        let deadline = steward.map { ContinuousClock.now + .milliseconds(max(1, $0.configuration.requestDeadlineMs)) }
+        let deadline = steward.map { UpstreamDeadline(clock: $0.clock, afterMilliseconds: $0.configuration.requestDeadlineMs) }
         let bookLookup = try await book(isbn)
         guard let book = bookLookup.value.book else { return .bookNotFound(bookLookup) }
         guard let url = book.coverURL else { return .noCover(book) }
@@ -118,7 +119,7 @@ public final class BooksService: Sendable {
     }
 
     func fetchCover(_ url: String, isbn: ISBN, provider: String,
-                    deadline: ContinuousClock.Instant? = nil) async throws(UpstreamError) -> CoverAnswer {
+                    deadline: UpstreamDeadline? = nil) async throws(UpstreamError) -> CoverAnswer {
         if case .failure(let refusal) = coverHosts.check(url) {
             throw UpstreamError(.invalidURL, provider: provider, detail: "cover URL refused by the cover host policy",
                                 diagnostic: refusal.description, url: url)
@@ -130,8 +131,8 @@ public final class BooksService: Sendable {
                 maxResponseBytes: configuration.maxCoverBytes, redirects: .within(coverHosts.policy))
             // Image hosts are not the APIs' quotas: no budget or cooldown, only the deadline.
             if let deadline, let steward {
-                let own = ContinuousClock.now + .milliseconds(max(1, steward.configuration.providerTimeoutMs))
-                response = try await client.get(request, deadline: min(deadline, own), gate: OpenGate())
+                let own = UpstreamDeadline(clock: deadline.clock, afterMilliseconds: steward.configuration.providerTimeoutMs)
+                response = try await client.get(request, deadline: deadline.earlier(own), gate: OpenGate())
             } else {
                 response = try await client.get(request)
             }

@@ -1,6 +1,6 @@
+import Base
 import Glibc
 import Dispatch
-import Synchronization
 
 /// The production clock: monotonic seconds since boot, immune to wall-clock steps (NTP, DST),
 /// so a TTL is never stretched or cut short by the system time changing.
@@ -11,27 +11,11 @@ public struct MonotonicCacheClock: CacheClock {
     }
 }
 
-/// A clock that only moves when told to, so tests of expiry, stale windows and jitter are exact
-/// and never sleep. Shared freely across tasks.
-public final class ManualCacheClock: CacheClock {
-    private let seconds: Mutex<Double>
+/// Tests drive the cache with the same manual clock as every other component (`ManualClock`,
+/// module `Base`): one clock can be handed to a store, a steward and a client at once.
+public typealias ManualCacheClock = ManualClock
 
-    public init(start: Double = 1_000) {
-        seconds = Mutex(start)
-    }
-
-    public func now() -> Double { seconds.withLock { $0 } }
-
-    /// Moves time forward by `delta` seconds.
-    public func advance(by delta: Double) {
-        seconds.withLock { $0 += delta }
-    }
-
-    /// Jumps to an absolute reading (tests use it to land exactly on a boundary).
-    public func set(_ value: Double) {
-        seconds.withLock { $0 = value }
-    }
-}
+extension ManualClock: CacheClock {}
 
 /// Unix time in seconds from the system's real-time clock (the shared layer's envelopes are
 /// wall-clock, unlike the monotonic times L1 decides on).

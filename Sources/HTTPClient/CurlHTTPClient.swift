@@ -7,12 +7,16 @@ public final class CurlHTTPClient: HTTPClient {
     public let configuration: HTTPClientConfiguration
     /// Attempts by provider and outcome, with latency; read by the `/metrics` renderer.
     public let metrics: UpstreamMetrics
+    /// The clock of a `get` without a deadline (its `timeoutMs`); a call with a deadline reads
+    /// the deadline's clock instead (`UpstreamDeadline`). Tests inject a manual one.
+    public let clock: any MonotonicClock
     private let engine: CurlMultiEngine
 
     public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
-                metrics: UpstreamMetrics = UpstreamMetrics()) {
+                metrics: UpstreamMetrics = UpstreamMetrics(), clock: any MonotonicClock = SystemClock()) {
         self.configuration = configuration
         self.metrics = metrics
+        self.clock = clock
         engine = CurlMultiEngine(maxConnectionsPerHost: configuration.maxConnectionsPerHost,
                                  maxConnectionsTotal: configuration.maxConnectionsTotal)
     }
@@ -25,26 +29,27 @@ public final class CurlHTTPClient: HTTPClient {
     /// with full jitter honouring `Retry-After`, all within `timeoutMs`. An HTTP error status
     /// that is not retried, or remains after the retries, is returned as a value.
     public func get(_ request: UpstreamRequest) async throws -> UpstreamResponse {
-        try await get(request, deadline: ContinuousClock().now + .milliseconds(max(1, configuration.timeoutMs)), gate: OpenGate())
+        try await get(request, deadline: UpstreamDeadline(clock: clock, afterMilliseconds: configuration.timeoutMs), gate: OpenGate())
     }
 
-    /// The same within `deadline`, each attempt admitted by `gate` (see `RetryLoop`).
-    public func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
-        let clock = ContinuousClock()
-        let callStarted = clock.now
+    /// The same within `deadline`, each attempt admitted by `gate` (see `RetryLoop`). Latency,
+    /// time waited and time left are read on the deadline's clock.
+    public func get(_ request: UpstreamRequest, deadline: UpstreamDeadline, gate: any AttemptGate) async throws -> UpstreamResponse {
+        let clock = deadline.clock
+        let callStarted = clock.now()
         return try await RetryLoop.run(request, retries: configuration.retries, deadline: deadline,
                                        configuration: configuration, gate: gate) { deadline in
-            let started = clock.now
+            let started = clock.now()
             let result: Result<UpstreamResponse, UpstreamError>
             do {
-                result = .success(try await followingRedirects(request, deadline: deadline, clock: clock, callStarted: callStarted))
+                result = .success(try await followingRedirects(request, deadline: deadline, callStarted: callStarted))
             } catch let error as UpstreamError {
                 result = .failure(error)
             } catch {
                 result = .failure(UpstreamError(.other, provider: request.provider, detail: String(describing: error)))
             }
             metrics.record(provider: request.provider, outcome: Self.outcome(of: result),
-                           seconds: (clock.now - started).inSeconds)
+                           seconds: max(0, clock.now() - started))
             return result
         }
     }
@@ -54,8 +59,8 @@ public final class CurlHTTPClient: HTTPClient {
     /// are followed, each checked (scheme, host, port) before any connection is made to it.
     /// libcurl never follows a redirect itself (`CURLOPT_FOLLOWLOCATION` is off).
     /// `callStarted`: when the whole `get` began, so a timeout says how long was waited.
-    private func followingRedirects(_ request: UpstreamRequest, deadline: ContinuousClock.Instant,
-                                    clock: ContinuousClock, callStarted: ContinuousClock.Instant) async throws -> UpstreamResponse {
+    private func followingRedirects(_ request: UpstreamRequest, deadline: UpstreamDeadline,
+                                    callStarted: Double) async throws -> UpstreamResponse {
         let redactor = request.redactor
         let requested = redactor.redact(request.url)
         var url = request.url
@@ -64,7 +69,7 @@ public final class CurlHTTPClient: HTTPClient {
         /// Milliseconds since the call began; a call that ran to its deadline says the limit it
         /// ran to, not the few ms of scheduling after it.
         func waitedMs() -> Int {
-            let waited = Int(((clock.now - callStarted).inSeconds * 1000).rounded(.down))
+            let waited = Int((max(0, min(1e9, deadline.clock.now() - callStarted)) * 1000).rounded(.down))
             return min(max(0, waited), configuration.timeoutMs)
         }
         func failure(_ kind: UpstreamError.Kind, _ detail: String, _ diagnostic: String) -> UpstreamError {
@@ -78,14 +83,14 @@ public final class CurlHTTPClient: HTTPClient {
                     ? failure(.invalidURL, "upstream URL refused", "\(refusal): \(shown)")
                     : failure(.redirected, "redirected to a refused location", "redirect hop \(hops) refused, \(refusal): \(shown)")
             }
-            let remaining = deadline - clock.now
-            guard remaining > .zero else {
+            let remaining = deadline.remainingSeconds
+            guard remaining > 0 else {
                 throw failure(.timeout, "timed out after \(waitedMs()) ms", "deadline reached before GET \(shown)")
             }
             let spec = TransferSpec(
                 url: url, headers: headers, client: configuration,
-                timeoutMs: max(1, Int((remaining.inSeconds * 1000).rounded(.up))),
-                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes)
+                timeoutMs: max(1, Int((min(remaining, 1e9) * 1000).rounded(.up))),
+                maxResponseBytes: request.maxResponseBytes ?? configuration.maxResponseBytes, clock: deadline.clock)
             switch await engine.perform(spec) {
             case .failure(let kind, let detail):
                 throw failure(kind, CurlErrorMapping.publicCause(of: kind, waitedMs: waitedMs(),

@@ -20,6 +20,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     init(spec: TransferSpec) {
         self.spec = spec
+        created = spec.clock.now()
         stall = StallGuard(minBytesPerSecond: spec.client.stallBytesPerSecond, seconds: Double(spec.client.stallSeconds))
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -92,9 +93,11 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: callbacks (engine queue, inside curl_multi_socket_action)
 
-    /// When this transfer was made: the stall guard's clock counts seconds from it.
-    private let created = ContinuousClock.now
-    private func now() -> Double { (ContinuousClock.now - created).inSeconds }
+    /// When this transfer was made, on the call's clock (`spec.clock`): the stall guard
+    /// counts seconds from it. libcurl calls the guard in real time (its progress ticks); the
+    /// seconds it judges by are the injected clock's, like every other time of the call.
+    private let created: Double
+    private func now() -> Double { spec.clock.now() - created }
 
     /// libcurl's progress tick (at least once a second while the transfer runs): false aborts
     /// the transfer because the answer stalled.

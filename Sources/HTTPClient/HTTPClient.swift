@@ -136,13 +136,13 @@ public protocol HTTPClient: Sendable {
 
     /// The same GET, with every attempt (retries included) admitted by `gate` and finished by
     /// `deadline` instead of the client's own `timeoutMs`: how the steward reaches the
-    /// network. Clients without retries of their own (test doubles) get the default: one
+    /// network. Time is read and waited on through the deadline's clock. Clients without retries of their own (test doubles) get the default: one
     /// attempt through the gate.
-    func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse
+    func get(_ request: UpstreamRequest, deadline: UpstreamDeadline, gate: any AttemptGate) async throws -> UpstreamResponse
 }
 
 extension HTTPClient {
-    public func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
+    public func get(_ request: UpstreamRequest, deadline: UpstreamDeadline, gate: any AttemptGate) async throws -> UpstreamResponse {
         try await RetryLoop.run(request, retries: 0, deadline: deadline, configuration: HTTPClientConfiguration(), gate: gate) { _ in
             do {
                 return .success(try await get(request))

@@ -1,3 +1,5 @@
+import Base
+
 /// The one retry loop of every upstream GET: attempts until an answer is final, the retries
 /// (`upstream.retries`) are spent, the gate says no, or the deadline would be passed.
 ///
@@ -7,13 +9,13 @@
 /// - Each wait is `RetryPolicy.delay` (Retry-After or backoff with full jitter); no attempt
 ///   starts that could not finish before `deadline`.
 /// - Cancellation ends it with `.cancelled`.
+/// - Time: every reading and every wait is on the deadline's clock (`UpstreamDeadline`).
 public enum RetryLoop {
     public static func run(
-        _ request: UpstreamRequest, retries: Int, deadline: ContinuousClock.Instant,
+        _ request: UpstreamRequest, retries: Int, deadline: UpstreamDeadline,
         configuration: HTTPClientConfiguration, gate: any AttemptGate,
-        attempt: (ContinuousClock.Instant) async -> Result<UpstreamResponse, UpstreamError>
+        attempt: (UpstreamDeadline) async -> Result<UpstreamResponse, UpstreamError>
     ) async throws -> UpstreamResponse {
-        let clock = ContinuousClock()
         var number = 0
         var previous: Result<UpstreamResponse, UpstreamError>?
         while true {
@@ -33,10 +35,10 @@ public enum RetryLoop {
             if case .failure(let error) = result, error.kind == .cancelled { throw error }
             guard number <= retries, RetryPolicy.isRetryable(result),
                   await gate.mayRetry(request, after: result) else { return try result.get() }
-            let wait = RetryPolicy.delay(after: result, attempt: number, configuration: configuration)
-            guard clock.now + wait < deadline else { return try result.get() }
+            let wait = RetryPolicy.delay(after: result, attempt: number, configuration: configuration).inSeconds
+            guard wait < deadline.remainingSeconds else { return try result.get() }
             do {
-                try await Task.sleep(for: wait)
+                try await deadline.clock.sleep(seconds: wait)
             } catch {
                 throw UpstreamError(.cancelled, provider: request.provider, detail: "cancelled while waiting to retry")
             }

@@ -1,3 +1,5 @@
+import Base
+
 /// Everything one HTTP exchange (one hop: no retries, no redirects) needs, already decided by
 /// `CurlHTTPClient`: the URL was checked against scheme and host policy before this exists.
 struct TransferSpec: Sendable {
@@ -10,6 +12,8 @@ struct TransferSpec: Sendable {
     var timeoutMs: Int
     /// The request's own limit when it sets one (a cover image), else the client's.
     var maxResponseBytes: Int
+    /// The call's clock (its deadline's): the stall guard's seconds are read on it.
+    var clock: any MonotonicClock
 }
 
 /// How one hop ended.

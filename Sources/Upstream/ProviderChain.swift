@@ -80,10 +80,10 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
             failures.append(failure)
             steward?.reportFailure(failure)
         }
-        // The walk's deadline is kept on the steward's clock (the one every steward decision
-        // uses, injected in tests), so a test's manual clock decides when it is spent, never
-        // the real time a busy machine takes. Each provider's share becomes a real instant
-        // only when handed to the HTTP client, which waits in real time.
+        // The walk's deadline and each provider's share are on the steward's clock (the one
+        // every steward decision uses, injected in tests), and the client reads time through
+        // the deadline it is handed: a test's manual clock decides when it is spent, never
+        // the real time a busy machine takes.
         let deadline = steward.map { $0.now() + Double(max(1, $0.configuration.requestDeadlineMs)) / 1000 }
         for provider in providers {
             if let answer, isComplete(answer) { break }
@@ -98,7 +98,7 @@ public struct ProviderChain<Answer: Sendable>: Sendable {
                 }
                 let share = min(deadline - now, Double(max(1, steward.configuration.providerTimeoutMs)) / 1000)
                 client = StewardedClient(base: client, gate: StewardGate(steward: steward, background: background),
-                                         deadline: ContinuousClock.now + .seconds(share))
+                                         deadline: UpstreamDeadline(clock: steward.clock, at: now + share))
             }
             do {
                 guard let found = try await provider.ask(client) else { continue }

@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 import Synchronization
 
@@ -11,7 +12,9 @@ import Synchronization
 public final class Steward: Sendable {
     public let configuration: StewardConfiguration
     let state: any StewardState
-    private let clock: @Sendable () -> Double
+    /// The one clock of everything the steward decides and waits on: its state's `now`, the
+    /// provider chain's deadlines (`UpstreamDeadline`), the gate's waits for a token.
+    public let clock: any MonotonicClock
     private let onChange: @Sendable (_ provider: String, _ change: StewardChange) -> Void
     private let onFailure: @Sendable (UpstreamError) -> Void
     private let skips = Mutex<[String: [ProviderSkipped.Reason: UInt64]]>([:])
@@ -22,26 +25,23 @@ public final class Steward: Sendable {
 
     /// - Parameters:
     ///   - state: where provider state lives; default `LocalStewardState`.
-    ///   - clock: monotonic seconds (tests inject a manual one).
+    ///   - clock: the steward's time (tests inject a `ManualClock`); default `SystemClock`.
     ///   - onChange: called once per provider state change (entering or leaving a cooldown,
     ///     a breaker opening or closing): the app logs it.
     ///   - onFailure: called once per failed provider request, on the task that made it (see
     ///     `reportFailure`): the app logs it.
     public init(configuration: StewardConfiguration, state: (any StewardState)? = nil,
-                clock: @escaping @Sendable () -> Double = Steward.monotonicSeconds,
+                clock: any MonotonicClock = SystemClock(),
                 onChange: @escaping @Sendable (_ provider: String, _ change: StewardChange) -> Void = { _, _ in },
                 onFailure: @escaping @Sendable (UpstreamError) -> Void = { _ in }) {
         self.configuration = configuration
         self.clock = clock
-        self.state = state ?? LocalStewardState(configuration: configuration, now: clock())
+        self.state = state ?? LocalStewardState(configuration: configuration, now: clock.now())
         self.onChange = onChange
         self.onFailure = onFailure
     }
 
-    /// Seconds on the process's monotonic clock.
-    public static let monotonicSeconds: @Sendable () -> Double = { (ContinuousClock.now - MonotonicOrigin.instant).inSeconds }
-
-    func now() -> Double { clock() }
+    func now() -> Double { clock.now() }
 
     /// A retry of `provider` was admitted (`started`) or has ended, answered or not.
     func retryInFlight(_ provider: String, started: Bool) {
@@ -57,7 +57,7 @@ public final class Steward: Sendable {
     }
 
     /// Every known provider's state, providers sorted by name.
-    public func statuses() -> [ProviderStatus] { state.statuses(now: clock()) }
+    public func statuses() -> [ProviderStatus] { state.statuses(now: clock.now()) }
 
     /// Requests not sent, by provider and reason (`almanac_upstream_skipped_total`).
     public func skippedCounts() -> [String: [ProviderSkipped.Reason: UInt64]] { skips.withLock { $0 } }
@@ -79,9 +79,4 @@ public final class Steward: Sendable {
         guard failure.kind != .cancelled else { return }
         onFailure(failure)
     }
-}
-
-/// The instant `Steward.monotonicSeconds` counts from.
-private enum MonotonicOrigin {
-    static let instant = ContinuousClock.now
 }

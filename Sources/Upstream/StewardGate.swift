@@ -1,7 +1,11 @@
+import Base
 import Cache
 import HTTPClient
 
 /// The steward's say over each attempt of a provider's GET (`AttemptGate`).
+///
+/// Time left and the wait for a token are read on the steward's clock (the deadline's too:
+/// the chain sets it on that clock), never the system's.
 ///
 /// - A first attempt waits at most `upstream.maxQueueMs` (and never past its deadline) for a
 ///   budget token; a retry never waits. A refusal throws `ProviderSkipped`, which the chain
@@ -16,9 +20,9 @@ struct StewardGate: AttemptGate {
     /// refreshed by loads a foreground request's chain started.
     let background: Bool
 
-    func admit(_ request: UpstreamRequest, attempt: Int, deadline: ContinuousClock.Instant) async throws -> any AttemptPermit {
+    func admit(_ request: UpstreamRequest, attempt: Int, deadline: UpstreamDeadline) async throws -> any AttemptPermit {
         let provider = request.provider
-        let left = (deadline - ContinuousClock.now).inSeconds
+        let left = deadline.remainingSeconds
         let maxWait = attempt == 1 ? max(0, min(Double(steward.configuration.maxQueueMs) / 1000, left)) : 0
         let ask = AdmissionRequest(maxWaitSeconds: maxWait, background: background || CacheRefresh.isBackground,
                                    isRetry: attempt > 1)
@@ -31,7 +35,7 @@ struct StewardGate: AttemptGate {
             if isRetry { steward.retryInFlight(provider, started: true) }
             if wait > 0 {
                 do {
-                    try await Task.sleep(for: .nanoseconds(Int64(min(wait, 3600) * 1e9)))
+                    try await steward.clock.sleep(seconds: min(wait, 3600))
                 } catch {
                     if isRetry { steward.retryInFlight(provider, started: false) }
                     await steward.state.abandon(provider, ticket, now: steward.now())
@@ -68,13 +72,13 @@ struct StewardPermit: AttemptPermit {
 struct StewardedClient: HTTPClient {
     let base: any HTTPClient
     let gate: StewardGate
-    let deadline: ContinuousClock.Instant
+    let deadline: UpstreamDeadline
 
     func get(_ request: UpstreamRequest) async throws -> UpstreamResponse {
         try await base.get(request, deadline: deadline, gate: gate)
     }
 
-    func get(_ request: UpstreamRequest, deadline: ContinuousClock.Instant, gate: any AttemptGate) async throws -> UpstreamResponse {
-        try await base.get(request, deadline: min(deadline, self.deadline), gate: gate)
+    func get(_ request: UpstreamRequest, deadline: UpstreamDeadline, gate: any AttemptGate) async throws -> UpstreamResponse {
+        try await base.get(request, deadline: self.deadline.earlier(deadline), gate: gate)
     }
 }

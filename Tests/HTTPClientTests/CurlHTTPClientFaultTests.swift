@@ -105,11 +105,7 @@ import Testing
     }
 
     @Test func dripFeedIsCutByTheLowSpeedLimit() async throws {
-        let server = try RawStubServer { connection in
-            guard connection.readRequestHead() != nil else { return }
-            guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n") else { return }
-            connection.drip([UInt8](repeating: 0x7B, count: 1000), interval: 0.2)
-        }
+        let server = try drippingServer(interval: 0.2)
         defer { server.stop() }
         let started = Date()
         let client = makeClient(timeoutMs: 30_000) {
@@ -145,11 +141,7 @@ import Testing
     }
 
     @Test func dripFeedIsCutByTheTotalDeadline() async throws {
-        let server = try RawStubServer { connection in
-            guard connection.readRequestHead() != nil else { return }
-            guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n") else { return }
-            connection.drip([UInt8](repeating: 0x7B, count: 1000), interval: 0.01)
-        }
+        let server = try drippingServer(interval: 0.01)
         defer { server.stop() }
         let started = Date()
         let error = await expectUpstreamError {

@@ -1,7 +1,9 @@
+import Base
 import Foundation
 import HTTPClient
 import HTTPClientTestSupport
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(5))) struct CurlHTTPClientRetryTests {
     @Test func unavailableThenOkSucceedsOnTheSecondAttempt() async throws {
@@ -26,16 +28,22 @@ import Testing
         #expect(stub.requestCount(for: "/r") == 3)
     }
 
+    /// The wait is on the client's clock: the retry goes when the manual clock reaches
+    /// Retry-After, not after a second of real time (no elapsed-time assert on a busy machine).
     @Test func retryAfterIsHonoured() async throws {
         let stub = try StubUpstream()
         defer { stub.stop() }
         stub.route("/r", sequence: [StubResponse(status: 503, headers: [("Retry-After", "1")]), .json("{}")])
-        let started = Date()
-        let response = try await makeClient(retries: 1) { $0.retryBaseDelayMs = 1 }
-            .get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p"))
-        #expect(response.status == 200)
+        let clock = ManualClock(start: 1_000)
+        let client = makeClient(retries: 1, clock: clock) { $0.retryBaseDelayMs = 1 }
+        let call = Task { try await client.get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p")) }
+        #expect(await waitUntil { clock.sleepers == 1 }, "waiting for Retry-After")
+        #expect(stub.requestCount(for: "/r") == 1)
+        clock.set(1_000.999)
+        #expect(clock.sleepers == 1, "not before Retry-After")
+        clock.set(1_001)
+        #expect(try await call.value.status == 200)
         #expect(stub.requestCount(for: "/r") == 2)
-        #expect(Date().timeIntervalSince(started) >= 0.9, "waited for Retry-After")
     }
 
     @Test func tooManyRequestsIsNeverRetried() async throws {
@@ -54,7 +62,9 @@ import Testing
         stub.route("/r", StubResponse(status: 503, headers: [("Retry-After", "2")]))
         // Retry-After (2 s) is beyond what is left of the 1.5 s deadline: no second attempt; the
         // 503 itself comes back (a wait-then-retry would show as a second request at the stub).
-        let response = try await makeClient(timeoutMs: 1500, retries: 2).get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p"))
+        // On a manual clock the 1.5 s left are exact, however long the machine takes.
+        let response = try await makeClient(timeoutMs: 1500, retries: 2, clock: ManualClock())
+            .get(UpstreamRequest(url: stub.baseURL + "/r", provider: "p"))
         #expect(response.status == 503)
         #expect(stub.requestCount(for: "/r") == 1)
     }

@@ -1,3 +1,4 @@
+import Base
 import TestSupport
 import Foundation
 import HTTPClient
@@ -8,13 +9,15 @@ import Testing
 /// about how fast a 2-core machine running the whole suite in parallel gets to it (CPU-bound
 /// suites and three-replica cluster tests can hold a test process back for seconds). Tests of
 /// timeouts and deadlines pass their own small values.
-func makeClient(timeoutMs: Int = 30_000, retries: Int = 0, configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
+/// `clock`: the client's time (deadline, retry waits, latency); tests of waits pass a `ManualClock`.
+func makeClient(timeoutMs: Int = 30_000, retries: Int = 0, clock: any MonotonicClock = SystemClock(),
+                configure: (inout HTTPClientConfiguration) -> Void = { _ in }) -> CurlHTTPClient {
     var configuration = HTTPClientConfiguration()
     configuration.timeoutMs = timeoutMs
     configuration.retries = retries
     configuration.userAgent = "almanac-tests/1"
     configure(&configuration)
-    return CurlHTTPClient(configuration: configuration)
+    return CurlHTTPClient(configuration: configuration, clock: clock)
 }
 
 /// Runs `body`, expecting an `UpstreamError`; returns it (or records an issue).
@@ -37,6 +40,16 @@ func rawServer(answering bytes: String) throws -> RawStubServer {
     try RawStubServer { connection in
         guard connection.readRequestHead() != nil else { return }
         connection.write(bytes)
+    }
+}
+
+/// A raw server that answers a 1,000-byte body one byte every `interval` seconds after its head
+/// (a drip-feeding upstream).
+func drippingServer(interval: Double) throws -> RawStubServer {
+    try RawStubServer { connection in
+        guard connection.readRequestHead() != nil else { return }
+        guard connection.write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n") else { return }
+        connection.drip([UInt8](repeating: 0x7B, count: 1000), interval: interval)
     }
 }
 

@@ -1,3 +1,4 @@
+import Base
 import HTTPClient
 import HTTPClientTestSupport
 import Redis
@@ -15,7 +16,7 @@ struct SharedStewardChainTests {
         let configuration = StewardConfiguration()
         let client = RedisClient(configuration: RedisConfiguration(url: try RedisURL(parsing: server.url), timeoutMilliseconds: 1_000))
         let state = SharedStewardState(client: client, keyPrefix: Array("almanac:".utf8),
-                                       fallback: LocalStewardState(configuration: configuration, now: Steward.monotonicSeconds()))
+                                       fallback: LocalStewardState(configuration: configuration, now: SystemClock().now()))
         return Steward(configuration: configuration, state: state,
                        onChange: { provider, change in log.append("\(replica) \(provider) \(change)") })
     }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Redis
 import Testing
@@ -25,10 +26,10 @@ struct SharedStewardClusterTests {
             url: try RedisURL(parsing: server.url), timeoutMilliseconds: timeoutMilliseconds,
             reconnectInitialDelayMilliseconds: 20, reconnectMaximumDelayMilliseconds: 200, healthCheckIntervalMilliseconds: 200))
         return SharedStewardState(client: client, keyPrefix: Array("almanac:".utf8),
-                                  fallback: LocalStewardState(configuration: configuration(), now: Steward.monotonicSeconds()))
+                                  fallback: LocalStewardState(configuration: configuration(), now: SystemClock().now()))
     }
 
-    static var now: Double { Steward.monotonicSeconds() }
+    static var now: Double { SystemClock().now() }
 
     static func admitted(_ state: SharedStewardState, _ provider: String, _ request: AdmissionRequest = go) async -> AdmissionTicket? {
         if case .admitted(let ticket, _) = await state.admit(provider, request, now: now) { return ticket }

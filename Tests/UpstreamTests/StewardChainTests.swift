@@ -1,19 +1,13 @@
+import Base
 import Cache
 import HTTPClient
 import HTTPClientTestSupport
-import Synchronization
 import Testing
 import TestSupport
 @testable import Upstream
 
 /// The chain with a steward, on an in-memory client and a manual clock: no sockets.
-@Suite struct StewardChainTests {
-    final class ManualClock: Sendable {
-        private let seconds = Mutex(0.0)
-        var now: Double { seconds.withLock { $0 } }
-        func advance(_ by: Double) { seconds.withLock { $0 += by } }
-    }
-
+@Suite(.timeLimit(.minutes(1))) struct StewardChainTests {
     /// "a" then "b"; each provider makes one GET.
     func chain(_ steward: Steward, client: StubHTTPClient) -> ProviderChain<String> {
         .named(["a", "b"], client: client, steward: steward)
@@ -23,7 +17,7 @@ import TestSupport
                  configure: (inout StewardConfiguration) -> Void = { _ in }) -> Steward {
         var configuration = StewardConfiguration()
         configure(&configuration)
-        return Steward(configuration: configuration, clock: { clock.now },
+        return Steward(configuration: configuration, clock: clock,
                        onChange: { provider, change in changes?.append("\(provider) \(change)") })
     }
 
@@ -38,7 +32,7 @@ import TestSupport
         #expect(try await chain(steward, client: client).answer() == "B")
         #expect(client.requests.map(\.provider) == ["a", "b", "b"], "a is skipped while cooling down")
         #expect(steward.skippedCounts()["a"]?[ProviderSkipped.Reason.cooldown] == 1)
-        clock.advance(2)
+        clock.advance(by: 2)
         _ = try await chain(steward, client: client).answer()
         #expect(client.requests.filter { $0.provider == "a" }.count == 2, "after Retry-After, one probe")
         #expect(changes.value.count == 1, "one change: the cooldown began (the probe met another 429)")
@@ -50,7 +44,7 @@ import TestSupport
         let client = StubHTTPClient { request in
             request.provider == "a" ? UpstreamResponse(status: 503) : StubHTTPClient.json("{}")
         }
-        let steward = Steward(configuration: StewardConfiguration(), clock: { clock.now },
+        let steward = Steward(configuration: StewardConfiguration(), clock: clock,
                               onFailure: { reported.append($0.provider) })
         #expect(try await chain(steward, client: client).answer() == "B")
         #expect(reported.value == ["a"], "a's 503, recovered by b, reported once")
@@ -64,7 +58,7 @@ import TestSupport
         }
         let steward = steward(clock)
         await #expect(throws: ProvidersUnavailable.self) { try await chain(steward, client: client).answer() }
-        clock.advance(1)
+        clock.advance(by: 1)
         do {
             _ = try await chain(steward, client: client).answer()
             Issue.record("expected a failure")
@@ -79,7 +73,7 @@ import TestSupport
     @Test func aSpentDeadlineIsATimeoutForProvidersNotAsked() async throws {
         let clock = ManualClock()
         let client = StubHTTPClient { request in
-            if request.provider == "a" { clock.advance(0.08) }  // a takes 80 ms of the steward's clock
+            if request.provider == "a" { clock.advance(by: 0.08) }  // a takes 80 ms of the steward's clock
             return UpstreamResponse(status: 503)
         }
         let steward = steward(clock) { $0.requestDeadlineMs = 50 }
@@ -92,6 +86,49 @@ import TestSupport
             #expect(unavailable.failures.last?.detail.contains("not asked") == true)
         }
         #expect(client.requests.map(\.provider) == ["a"])
+    }
+
+    /// "a" holds one token and earns the next in 100 s; a request may queue that long for it.
+    func slowBudgetSteward(_ clock: ManualClock) -> Steward {
+        steward(clock) {
+            $0.budgets["a"] = ProviderBudget(maxRequestsPerSecond: 0.01, burst: 1)
+            $0.maxQueueMs = 200_000
+            $0.providerTimeoutMs = 300_000
+            $0.requestDeadlineMs = 300_000
+        }
+    }
+
+    /// A request that must wait for a budget token waits on the steward's clock: it is sent
+    /// when the manual clock reaches the token, not after the real seconds the budget names
+    /// (100 s here, past the suite's time limit).
+    @Test func aWaitForATokenIsOnTheStewardsClock() async throws {
+        let clock = ManualClock()
+        let client = StubHTTPClient { _ in StubHTTPClient.json("{}") }
+        let steward = slowBudgetSteward(clock)
+        #expect(try await chain(steward, client: client).answer() == "A", "the one token")
+        let waiting = Task { try await chain(steward, client: client).answer() }
+        #expect(await waitUntil { clock.sleepers == 1 }, "the second request waits for a token")
+        #expect(client.requests.count == 1)
+        clock.advance(by: 99)
+        #expect(clock.sleepers == 1, "still waiting: the token is due at 100 s")
+        clock.advance(by: 1)
+        #expect(try await waiting.value == "A", "sent once the clock reached the token, to the same provider")
+        #expect(client.requests.map(\.provider) == ["a", "a"])
+    }
+
+    /// A caller that goes away while its request waits for a token gives the token back and
+    /// leaves nothing waiting on the clock.
+    @Test func aCallerLeavingWhileItWaitsForATokenStopsWaiting() async throws {
+        let clock = ManualClock()
+        let client = StubHTTPClient { _ in StubHTTPClient.json("{}") }
+        let steward = slowBudgetSteward(clock)
+        _ = try await chain(steward, client: client).answer()
+        let waiting = Task { try await chain(steward, client: client).answer() }
+        #expect(await waitUntil { clock.sleepers == 1 })
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(clock.sleepers == 0)
+        #expect(client.requests.count == 1, "nothing was sent for the caller that left")
     }
 
     @Test func aBackgroundRefreshLeavesTheLastTokenToForegroundMisses() async throws {
