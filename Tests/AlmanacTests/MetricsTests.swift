@@ -188,7 +188,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         router.get("/v1/items/{id}") { _, _ in .ready(HTTPResponse(status: .ok)) }
         router.get("/slow") { _, _ in .pending { HTTPResponse(status: .gatewayTimeout) } }
         let http = HTTPMetrics()
-        let responder = AlmanacPipeline.responder(router: router, metrics: http)
+        let responder = pipelined(router, metrics: http)
         for target in ["/v1/items/1", "/v1/items/2?x=1", "/nope/123", "/slow"] {
             if case let .pending(work) = responder(HTTPRequest(method: "GET", target: target)) { _ = await work() }
         }

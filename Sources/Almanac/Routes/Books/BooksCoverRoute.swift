@@ -20,7 +20,7 @@ extension BooksRoutes {
     static func coverResponse(_ lookup: CacheLookup<CoverAnswer>, request: HTTPRequest) -> HTTPResponse {
         let answer = lookup.value
         var response = HTTPCaching.response(
-            for: request, body: answer.body, contentType: answer.contentType,
+            body: answer.body, contentType: answer.contentType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
             freshness: CacheFreshness(lookup), status: answer.image == nil ? .notFound : .ok)
         response.headers.set("X-Content-Type-Options", "nosniff")

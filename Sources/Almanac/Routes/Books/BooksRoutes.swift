@@ -52,7 +52,7 @@ public enum BooksRoutes {
     static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
         let found = lookup.value.isFound
         return HTTPCaching.response(
-            for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
+            body: lookup.value.body, contentType: found ? jsonType : problemType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
             freshness: CacheFreshness(lookup), status: found ? .ok : .notFound)
     }

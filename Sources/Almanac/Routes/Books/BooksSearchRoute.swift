@@ -60,7 +60,7 @@ extension BooksRoutes {
             let body = VolumeRenderer.searchJSON(query: given, total: result.totalItems, page: page, limit: limit,
                                                  items: result.items, source: result.source)
             return HTTPCaching.response(
-                for: request, body: Array(body.utf8), contentType: jsonType,
+                body: Array(body.utf8), contentType: jsonType,
                 etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant),
                 freshness: CacheFreshness(lookup))
         }

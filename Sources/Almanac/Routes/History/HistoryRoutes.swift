@@ -153,7 +153,7 @@ public enum HistoryRoutes {
         }
         let (body, variant) = try render(served)
         return HTTPCaching.response(
-            for: request, body: body, contentType: "application/json; charset=utf-8",
+            body: body, contentType: "application/json; charset=utf-8",
             etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
             freshness: served.freshness)
     }
