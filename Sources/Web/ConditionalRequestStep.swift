@@ -24,7 +24,8 @@ public struct ConditionalRequestStep: Middleware {
     /// Turns `response` into its 304 when the request's `If-None-Match` matches its tag.
     public static func apply(to response: inout HTTPResponse, request: HTTPRequest) {
         // The request's field first: most requests have none, and then the response is not read.
-        guard response.status == .ok, let field = request.headers["If-None-Match"],
+        // By code: comparing `HTTPStatus` values would compare their reason phrases too.
+        guard response.status.code == 200, let field = request.headers["If-None-Match"],
               let etag = response.representation?.etag ?? response.headers["ETag"],
               ifNoneMatch(field, matches: etag) else { return }
         response.status = .notModified

@@ -5,7 +5,7 @@ import Web
 /// The caching fields of a cached representation (`HTTPResponse.representation`) as a pipeline
 /// step: `Vary`, `ETag`, `Cache-Control`, `Age`, `X-Cache`, `Cache-Status`, `Content-Type` and
 /// `Content-Encoding`, in that order, then the route's own fields (a `Vary` of its own,
-/// `nosniff`), then whatever outer steps add (CORS).
+/// `nosniff`), then whatever outer steps add (CORS). The representation is consumed here.
 ///
 /// It runs after the coding is chosen (`ContentCodingStep`) and the 304 decided
 /// (`ConditionalRequestStep`), so it writes the tag and coding actually sent, and a 304 without
@@ -17,17 +17,22 @@ import Web
 struct CachingHeadersStep: Middleware {
     typealias Token = Void
 
+    /// Writes the fields and consumes the representation: from here on the answer is an
+    /// ordinary response (outer steps and the server never read it), and the server copies
+    /// no representation with it.
     func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext, _ token: Void) {
-        guard let representation = response.representation else { return }
+        guard let representation = response.representation.take() else { return }
         response.headers = Self.headers(for: representation, status: response.status, own: response.headers)
     }
 
     /// The caching fields for `representation` answered with `status`, followed by `own`.
     static func headers(for representation: Representation, status: HTTPStatus, own: HTTPHeaders) -> HTTPHeaders {
         let freshness = representation.freshness
-        let notModified = status == .notModified
+        let notModified = status.code == 304
         let gzip = representation.contentCoding == .gzip
-        let vary = representation.variesByEncoding && !own.contains("Vary")
+        // Most routes add no fields of their own: then there is nothing to look through.
+        let hasOwn = own.count != 0
+        let vary = representation.variesByEncoding && !(hasOwn && own.contains("Vary"))
         let etag = representation.etag
         let contentType = representation.contentType
         let left = Int(max(0, freshness.freshnessLeftSeconds).rounded(.down))
@@ -56,11 +61,11 @@ struct CachingHeadersStep: Middleware {
                for: .init(left: left, age: age, status: status.code, gzip: gzip, vary: vary, etag: etag, contentType: contentType),
                fields: fields) {
             var headers = HTTPHeaders(prepared: prepared, reservingCapacity: room)
-            for field in own { headers.add(field.name, field.value) }
+            if hasOwn { for field in own { headers.add(field.name, field.value) } }
             return headers
         }
         var all = fields()
-        all.append(contentsOf: own)
+        if hasOwn { all.append(contentsOf: own) }
         return HTTPHeaders(fields: all)
     }
 

@@ -14,17 +14,18 @@ struct ContentCodingStep: Middleware {
     let variants: GzipVariants
 
     func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext, _ token: Void) {
-        guard var representation = response.representation, representation.contentCoding == .negotiable else { return }
-        if !GzipVariants.applies(contentType: representation.contentType, count: response.body.count) {
-            representation.contentCoding = .fixed
-        } else if AcceptEncoding.allowsGzip(request.headers),
-                  let twin = variants.variant(of: response.body, etag: representation.etag) {
+        // Read and changed in place: the representation is never copied out of the response.
+        guard response.representation?.contentCoding == .negotiable,
+              let contentType = response.representation?.contentType else { return }
+        if !GzipVariants.applies(contentType: contentType, count: response.body.count) {
+            response.representation?.contentCoding = .fixed
+        } else if AcceptEncoding.allowsGzip(request.headers), let etag = response.representation?.etag,
+                  let twin = variants.variant(of: response.body, etag: etag) {
             response.body = twin.body
-            representation.etag = twin.etag
-            representation.contentCoding = .gzip
+            response.representation?.etag = twin.etag
+            response.representation?.contentCoding = .gzip
         } else {
-            representation.contentCoding = .identity
+            response.representation?.contentCoding = .identity
         }
-        response.representation = representation
     }
 }

@@ -7,17 +7,17 @@ extension BooksRoutes {
     /// book no provider knows is its cached 404, a book without a cover a 404 `cover-not-found`.
     static func coverEndpoint(_ service: BooksService, failures: ProblemMapping) -> CachedEndpoint<ISBN, BooksService.CoverResult> {
         CachedEndpoint(failures: failures, fresh: { service.cachedCover($0).map(BooksService.CoverResult.cover) },
-                       load: { try await service.cover($0) }) { result, isbn, request in
+                       load: { try await service.cover($0) }) { result, isbn, _ in
             switch result {
-            case let .cover(lookup): return coverResponse(lookup, request: request)
-            case let .bookNotFound(lookup): return bookResponse(lookup, request: request)
+            case let .cover(lookup): return coverResponse(lookup)
+            case let .bookNotFound(lookup): return bookResponse(lookup)
             case .noCover: throw BooksProblem.coverNotFound(isbn, providerAnswered: false)
             }
         }
     }
 
     /// `nosniff`: the bytes are served as the vetted image type and nothing else.
-    static func coverResponse(_ lookup: CacheLookup<CoverAnswer>, request: HTTPRequest) -> HTTPResponse {
+    static func coverResponse(_ lookup: CacheLookup<CoverAnswer>) -> HTTPResponse {
         let answer = lookup.value
         var response = HTTPCaching.response(
             body: answer.body, contentType: answer.contentType,
