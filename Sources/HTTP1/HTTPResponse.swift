@@ -8,11 +8,17 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// What the body was rendered from, when it is a cached representation whose caching
+    /// fields, coding and 304 are left to the pipeline's steps; nil for every other answer,
+    /// whose handler sets its fields itself.
+    public var representation: Representation?
 
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+                representation: Representation? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.representation = representation
     }
 
     /// A JSON response (`application/json; charset=utf-8`) from already-encoded bytes.

@@ -5,7 +5,8 @@
 /// freshness and content type: its caching fields differ only from one second to the next.
 /// Building them as strings and writing and checking them byte by byte on every hit was a
 /// third of the response's cost; a prepared block is built once per entry and second by
-/// whoever knows when the fields repeat (`HTTPCaching`), and the head writer copies it.
+/// whoever knows when the fields repeat (almanac's `CachingHeadersStep`), and the head writer
+/// copies it.
 ///
 /// The block passes the same checks as any handler field (`ResponseHeaderGuard`), and holds no
 /// field the server writes itself (`ResponseHead.isServerOwned`): a field that would fail

@@ -1,13 +1,15 @@
 import HTTP1
 
-/// Conditional GET (RFC 9110 §13.1.2) as a pipeline step: a `200` whose `ETag` the request's
-/// `If-None-Match` already names becomes `304 Not Modified` with no body.
+/// Conditional GET (RFC 9110 §13.1.2) as a pipeline step: a `200` whose entity tag the
+/// request's `If-None-Match` already names becomes `304 Not Modified` with no body.
 ///
-/// It is generic: it knows nothing of caches, only the response's `ETag`. A 304 keeps the
-/// fields a 200 would have sent (`ETag`, `Cache-Control`, `Vary`, …, RFC 9110 §15.4.5) and
-/// drops what describes the body it no longer has (`Content-Type`, `Content-Encoding`); their
-/// removal keeps every other field in its place. Anything but a 200 (a cached 404, a problem)
-/// is never turned into a 304.
+/// It is generic: it knows nothing of caches, only the response's tag: its `representation`'s
+/// (a cached answer whose fields a later step writes; the tag of the coding chosen by a step
+/// inside this one), else its `ETag` field. A 304 keeps the fields a 200 would have sent
+/// (`ETag`, `Cache-Control`, `Vary`, …, RFC 9110 §15.4.5) and drops what describes the body it
+/// no longer has (`Content-Type`, `Content-Encoding`); their removal keeps every other field in
+/// its place, and a representation's field writer leaves them out for a 304. Anything but a 200
+/// (a cached 404, a problem) is never turned into a 304.
 public struct ConditionalRequestStep: Middleware {
     public typealias Token = Void
 
@@ -19,22 +21,17 @@ public struct ConditionalRequestStep: Middleware {
         Self.apply(to: &response, request: request)
     }
 
-    /// Turns `response` into its 304 when the request's `If-None-Match` matches its `ETag`.
+    /// Turns `response` into its 304 when the request's `If-None-Match` matches its tag.
     public static func apply(to response: inout HTTPResponse, request: HTTPRequest) {
         // The request's field first: most requests have none, and then the response is not read.
-        guard response.status == .ok, let field = request.headers["If-None-Match"],
-              let etag = response.headers["ETag"], ifNoneMatch(field, matches: etag) else { return }
+        // By code: comparing `HTTPStatus` values would compare their reason phrases too.
+        guard response.status.code == 200, let field = request.headers["If-None-Match"],
+              let etag = response.representation?.etag ?? response.headers["ETag"],
+              ifNoneMatch(field, matches: etag) else { return }
         response.status = .notModified
         response.body = []
         response.headers.remove("Content-Type")
         response.headers.remove("Content-Encoding")
-    }
-
-    /// Whether a response with `status` and `etag` is answered 304 to `request`: a 200 only,
-    /// when `If-None-Match` names the tag (or `*`).
-    public static func isNotModified(request: HTTPRequest, status: HTTPStatus, etag: String) -> Bool {
-        guard status == .ok, let field = request.headers["If-None-Match"] else { return false }
-        return ifNoneMatch(field, matches: etag)
     }
 
     /// `If-None-Match` evaluation (RFC 9110 §13.1.2): `*` or any listed tag that matches by

@@ -33,11 +33,7 @@ import Testing
     }
 
     private func serve(_ app: AlmanacApp, _ method: String, _ target: String) async -> HTTPResponse {
-        let responder = AlmanacPipeline.responder(router: app.router, metrics: app.httpMetrics)
-        switch responder(HTTPRequest(method: method, target: target)) {
-        case let .ready(r): return r
-        case let .pending(work): return await work()
-        }
+        await awaited(pipelined(app.router, metrics: app.httpMetrics)(HTTPRequest(method: method, target: target)))
     }
 
     @Test func pluginsRegisterRoutesWithTheSharedContextAndFeedMetrics() async {

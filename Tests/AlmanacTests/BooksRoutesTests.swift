@@ -37,6 +37,8 @@ enum BooksFixtures {
 /// The books routes on a router with a real cache and scripted upstreams (by host).
 struct BooksHarness {
     let router: Router
+    /// `router` behind the app's pipeline.
+    let responder: HTTPServer.Responder
     let client: StubHTTPClient
     let cache: CacheStore
     let clock = ManualCacheClock()
@@ -60,6 +62,7 @@ struct BooksHarness {
         BooksRoutes.register(on: &router, service: BooksService(configuration: configuration, client: client, cache: cache),
                              links: links)
         self.router = router
+        responder = pipelined(router)
     }
 
     static func foundOnGoogle(links: PublicLinks = PublicLinks()) -> BooksHarness {
@@ -70,14 +73,11 @@ struct BooksHarness {
     func future(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponseFuture {
         var headers = headers
         if headers["Host"] == nil { headers.add("Host", "almanac.test") }
-        return router.respond(to: HTTPRequest(method: "GET", target: target, headers: headers))
+        return responder(HTTPRequest(method: "GET", target: target, headers: headers))
     }
 
     func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) async -> HTTPResponse {
-        switch future(target, headers: headers) {
-        case let .ready(response): return response
-        case let .pending(work): return await work()
-        }
+        await awaited(future(target, headers: headers))
     }
 
     func isReady(_ target: String) -> Bool {

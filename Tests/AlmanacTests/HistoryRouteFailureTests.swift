@@ -28,10 +28,7 @@ import Testing
     }
 
     static func get(_ router: Router, _ target: String, requestID: String) async -> HTTPResponse {
-        switch router.respond(to: HTTPRequest(method: "GET", target: target, requestID: requestID)) {
-        case let .ready(response): return response
-        case let .pending(work): return await work()
-        }
+        await awaited(pipelined(router)(HTTPRequest(method: "GET", target: target, requestID: requestID)))
     }
 
     static func detail(_ response: HTTPResponse) -> String {

@@ -188,7 +188,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         router.get("/v1/items/{id}") { _, _ in .ready(HTTPResponse(status: .ok)) }
         router.get("/slow") { _, _ in .pending { HTTPResponse(status: .gatewayTimeout) } }
         let http = HTTPMetrics()
-        let responder = AlmanacPipeline.responder(router: router, metrics: http)
+        let responder = pipelined(router, metrics: http)
         for target in ["/v1/items/1", "/v1/items/2?x=1", "/nope/123", "/slow"] {
             if case let .pending(work) = responder(HTTPRequest(method: "GET", target: target)) { _ = await work() }
         }
@@ -199,6 +199,23 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         #expect(text.contains(#"almanac_http_requests_total{route="unmatched",method="POST",status="405"} 1"#))
         #expect(text.contains(#"almanac_http_requests_total{route="/slow",method="GET",status="504"} 1"#))
         #expect(!text.contains("/v1/items/1") && !text.contains("/nope"))
+    }
+
+    /// The step finds a route's series by the pattern's length, then by comparison: patterns of
+    /// one length each keep their own series, and lengths next to them are told apart.
+    @Test func patternsOfOneLengthKeepTheirOwnSeries() async {
+        var router = Router()
+        for pattern in ["/a/{x}", "/b/{y}", "/c/{zz}", "/d"] {
+            router.get(pattern) { _, _ in .ready(HTTPResponse(status: .ok)) }
+        }
+        let http = HTTPMetrics()
+        let responder = pipelined(router, metrics: http)
+        for target in ["/a/1", "/b/1", "/b/2", "/c/1", "/d"] { _ = await awaited(responder(HTTPRequest(method: "GET", target: target))) }
+        let text = PrometheusText.render(http.collect())
+        #expect(text.contains(#"almanac_http_requests_total{route="/a/{x}",method="GET",status="200"} 1"#))
+        #expect(text.contains(#"almanac_http_requests_total{route="/b/{y}",method="GET",status="200"} 2"#))
+        #expect(text.contains(#"almanac_http_requests_total{route="/c/{zz}",method="GET",status="200"} 1"#))
+        #expect(text.contains(#"almanac_http_requests_total{route="/d",method="GET",status="200"} 1"#))
     }
 
     @Test func numberFormatting() {

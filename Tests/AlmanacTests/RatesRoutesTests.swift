@@ -29,6 +29,8 @@ final class RatesHarness: Sendable {
     let client: StubHTTPClient
     let service: RatesService
     let router: Router
+    /// `router` behind the app's pipeline.
+    let responder: HTTPServer.Responder
     /// Scripted answers by provider name.
     private let answers = Locked<[String: Answer]>([
         "coinbase": .body(RatesHarness.coinbaseBody),
@@ -60,6 +62,7 @@ final class RatesHarness: Sendable {
         var router = Router()
         RatesRoutes.register(on: &router, service: service)
         self.router = router
+        responder = pipelined(router)
     }
 
     func script(_ provider: String, _ answer: Answer) {
@@ -70,7 +73,7 @@ final class RatesHarness: Sendable {
 
     /// The response and whether it was answered `.ready` (no task hop).
     func get(_ target: String, headers: HTTPHeaders = HTTPHeaders()) async -> (response: HTTPResponse, ready: Bool) {
-        switch router.respond(to: HTTPRequest(method: "GET", target: target, headers: headers)) {
+        switch responder(HTTPRequest(method: "GET", target: target, headers: headers)) {
         case let .ready(response): return (response, true)
         case let .pending(work): return (await work(), false)
         }
@@ -87,7 +90,7 @@ extension HTTPResponse {
     var ratesJSON: JSONValue? { try? JSONParser.parse(body) }
 }
 
-/// Every rates endpoint through `router.respond(to:)`, shapes field by field.
+/// Every rates endpoint through the app's pipeline, shapes field by field.
 @Suite struct RatesRoutesTests {
     @Test func ratesDefaultBaseIsBTC() async throws {
         let h = RatesHarness()

@@ -106,12 +106,11 @@ import TestSupport
         }
     }
 
-    @Test func aSharedHitSaysRedisInCacheStatus() {
+    @Test func aSharedHitSaysRedisInCacheStatus() async {
         let shared = CacheFreshness(outcome: .hit, ageSeconds: 4, freshnessLeftSeconds: 56, shared: true)
-        #expect(HTTPCaching.cacheStatus(shared) == "almanac; hit; detail=redis")
-        let request = HTTPRequest(method: "GET", target: "/v1/rates")
-        let response = HTTPCaching.response(for: request, body: Array("{}".utf8), contentType: "application/json",
-                                            etag: "\"e\"", freshness: shared)
+        #expect(HTTPCaching.cacheStatus(.init(shared)) == "almanac; hit; detail=redis")
+        let response = await serveRepresentation(Array("{}".utf8), contentType: "application/json", etag: "\"e\"",
+                                                 freshness: shared)
         #expect(response.headers["Cache-Status"] == "almanac; hit; detail=redis")
         #expect(response.headers["X-Cache"] == "HIT" && response.headers["Age"] == "4")
         #expect(response.headers["Cache-Control"] == "public, max-age=56")

@@ -6,12 +6,40 @@ import Synchronization
 import TestSupport
 @testable import Almanac
 
-/// Runs a request through a router and awaits the answer, ready or pending.
-func respond(_ router: Router, _ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders()) async -> HTTPResponse {
-    switch router.respond(to: HTTPRequest(method: method, target: target, headers: headers, requestID: "test-request")) {
+/// `router` behind the app's own pipeline (`AlmanacPipeline`: metrics, CORS, caching fields,
+/// conditional requests, content coding), called as the server calls it: a unit test sees
+/// the fields, codings and 304s a client gets, never a route's bare rendering.
+func pipelined(_ router: Router, metrics: HTTPMetrics = HTTPMetrics()) -> HTTPServer.Responder {
+    AlmanacPipeline.responder(router: router, metrics: metrics)
+}
+
+/// The answer, whether it is ready or pending.
+func awaited(_ future: HTTPResponseFuture) async -> HTTPResponse {
+    switch future {
     case let .ready(response): return response
     case let .pending(work): return await work()
     }
+}
+
+/// Runs a request through a router behind the app's pipeline and awaits the answer.
+func respond(_ router: Router, _ method: String, _ target: String, headers: HTTPHeaders = HTTPHeaders()) async -> HTTPResponse {
+    await awaited(pipelined(router)(HTTPRequest(method: method, target: target, headers: headers, requestID: "test-request")))
+}
+
+/// A cached representation as a route renders it (`HTTPCaching.response`, plus the route's
+/// `own` fields), answered through the app's pipeline at `GET /x` (`public`: with CORS).
+func serveRepresentation(_ body: [UInt8], contentType: String = "application/json; charset=utf-8",
+                         etag: String = "\"abc\"", freshness: CacheFreshness, status: HTTPStatus = .ok,
+                         own: HTTPHeaders = HTTPHeaders(), public: Bool = false,
+                         headers: HTTPHeaders = HTTPHeaders()) async -> HTTPResponse {
+    var router = Router()
+    router.get("/x", public: `public`) { _, _ in
+        var response = HTTPCaching.response(body: body, contentType: contentType, etag: etag, freshness: freshness,
+                                            status: status)
+        response.headers = own
+        return .ready(response)
+    }
+    return await respond(router, "GET", "/x", headers: headers)
 }
 
 extension HTTPResponse {

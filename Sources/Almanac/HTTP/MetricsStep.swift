@@ -8,24 +8,47 @@ import Web
 /// The outermost step: it times the whole pipeline and records the status clients see.
 struct MetricsStep: Middleware {
     /// Every route's series, resolved once at start-up: recording needs no lock and no
-    /// labels lookup.
-    private let seriesByPattern: [String: HTTPMetrics.Series]
+    /// labels lookup. Found by the pattern's length, then compared (the router hands over its
+    /// own copy of the pattern, so the comparison is usually one of identical strings): no
+    /// pattern is hashed per request, as a dictionary would.
+    private let patterns: [String]
+    private let series: [HTTPMetrics.Series]
+    /// `patterns[firstByLength[n]..<firstByLength[n + 1]]` are the patterns of `n` bytes.
+    private let firstByLength: [Int]
     private let unmatched: HTTPMetrics.Series
     private let metrics: HTTPMetrics
 
     init(router: Router, metrics: HTTPMetrics) {
-        var table: [String: HTTPMetrics.Series] = [:]
-        for route in router.routes where table[route.pattern] == nil {
-            table[route.pattern] = metrics.series(route: route.pattern)
+        var unique: [String] = []
+        for route in router.routes where !unique.contains(route.pattern) { unique.append(route.pattern) }
+        unique.sort { $0.utf8.count < $1.utf8.count }
+        let longest = unique.last?.utf8.count ?? 0
+        var first = [Int](repeating: unique.count, count: longest + 2)
+        for (index, pattern) in unique.enumerated().reversed() { first[pattern.utf8.count] = index }
+        for length in stride(from: longest, through: 0, by: -1) where first[length] > first[length + 1] {
+            first[length] = first[length + 1]
         }
-        seriesByPattern = table
+        patterns = unique
+        series = unique.map { metrics.series(route: $0) }
+        firstByLength = first
         unmatched = metrics.series(route: HTTPMetrics.unmatchedRoute)
         self.metrics = metrics
     }
 
+    /// The series of a route pattern (made on first use for one the router did not list).
+    private func series(for pattern: String) -> HTTPMetrics.Series {
+        let length = pattern.utf8.count
+        if length + 1 < firstByLength.count {
+            for index in firstByLength[length]..<firstByLength[length + 1] where patterns[index] == pattern {
+                return series[index]
+            }
+        }
+        return metrics.series(route: pattern)
+    }
+
     /// The request's series and when it was received (the server's stamp, when it set one).
     func begin(_ request: HTTPRequest, _ context: RouteContext) -> (series: HTTPMetrics.Series, start: UInt64) {
-        let series = context.route.map { seriesByPattern[$0.pattern] ?? metrics.series(route: $0.pattern) } ?? unmatched
+        let series = context.route.map { self.series(for: $0.pattern) } ?? unmatched
         let received = request.receivedAt
         return (series, received != 0 ? received : DispatchTime.now().uptimeNanoseconds)
     }

@@ -20,8 +20,8 @@ public enum BooksRoutes {
         let failures = ProblemMapping.books(logger: logger)
         let google = failures.inGoogleEnvelope
         let books = CachedEndpoint<ISBN, CacheLookup<BookAnswer>>(
-            failures: failures, fresh: { service.cachedBook($0) }, load: { try await service.book($0) }) { lookup, _, request in
-            bookResponse(lookup, request: request)
+            failures: failures, fresh: { service.cachedBook($0) }, load: { try await service.book($0) }) { lookup, _, _ in
+            bookResponse(lookup)
         }
         router.get("/v1/books", public: true) { request, _ in batch(request, service: service, failures: failures) }
         router.get("/v1/books/{isbn}", public: true) { request, parameters in
@@ -49,10 +49,10 @@ public enum BooksRoutes {
 
     /// A cached answer as served: 200 with the book, or the cached 404 problem, both with the
     /// cache headers (the 404 is the one error that is not `no-store`, docs/problems.md).
-    static func bookResponse(_ lookup: CacheLookup<BookAnswer>, request: HTTPRequest) -> HTTPResponse {
+    static func bookResponse(_ lookup: CacheLookup<BookAnswer>) -> HTTPResponse {
         let found = lookup.value.isFound
         return HTTPCaching.response(
-            for: request, body: lookup.value.body, contentType: found ? jsonType : problemType,
+            body: lookup.value.body, contentType: found ? jsonType : problemType,
             etag: HTTPCaching.strongETag(validator: lookup.validator),
             freshness: CacheFreshness(lookup), status: found ? .ok : .notFound)
     }

@@ -9,8 +9,8 @@ extension BooksRoutes {
     static func searchEndpoint(_ service: BooksService,
                                failures: ProblemMapping) -> CachedEndpoint<NativeSearch, CacheLookup<VolumeSearchResult>> {
         CachedEndpoint(failures: failures, fresh: { service.cachedSearch($0.query) },
-                       load: { try await service.search($0.query) }) { lookup, parsed, request in
-            parsed.response(lookup, request: request)
+                       load: { try await service.search($0.query) }) { lookup, parsed, _ in
+            parsed.response(lookup)
         }
     }
 
@@ -55,12 +55,12 @@ extension BooksRoutes {
             "books/search page=\(page) limit=\(limit) " + given.map { "\($0.0)=" + ($0.1.map { "+" + $0 } ?? "-") }.joined(separator: "\u{1F}")
         }
 
-        func response(_ lookup: CacheLookup<VolumeSearchResult>, request: HTTPRequest) -> HTTPResponse {
+        func response(_ lookup: CacheLookup<VolumeSearchResult>) -> HTTPResponse {
             let result = lookup.value
             let body = VolumeRenderer.searchJSON(query: given, total: result.totalItems, page: page, limit: limit,
                                                  items: result.items, source: result.source)
             return HTTPCaching.response(
-                for: request, body: Array(body.utf8), contentType: jsonType,
+                body: Array(body.utf8), contentType: jsonType,
                 etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant),
                 freshness: CacheFreshness(lookup))
         }

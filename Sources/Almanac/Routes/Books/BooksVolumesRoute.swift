@@ -76,7 +76,7 @@ extension BooksRoutes {
                               links: PublicLinks) throws(InvalidRequest) -> HTTPResponse {
         guard VolumesLinks.hasLinks(template) else {
             return HTTPCaching.response(
-                for: request, body: template, contentType: jsonType,
+                body: template, contentType: jsonType,
                 etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant),
                 freshness: CacheFreshness(lookup))
         }
@@ -86,7 +86,7 @@ extension BooksRoutes {
                     + "or set server.publicBaseUrl.")
         }
         var response = HTTPCaching.response(
-            for: request, body: VolumesLinks.fill(template, base: base), contentType: jsonType,
+            body: VolumesLinks.fill(template, base: base), contentType: jsonType,
             etag: HTTPCaching.strongETag(validator: lookup.validator, variant: variant + " " + base),
             freshness: CacheFreshness(lookup))
         if let vary = links.varyingHeaders { response.headers.set("Vary", vary) }

@@ -43,8 +43,8 @@ public enum HistoryRoutes {
     static func endpoint(_ history: HistoryService, failures: ProblemMapping,
                          load: (@Sendable (Query) async throws -> HistoryCloses)? = nil) -> CachedEndpoint<Query, HistoryCloses> {
         CachedEndpoint(failures: failures, fresh: { history.freshCloses($0.codes, days: $0.days) },
-                       load: load ?? { try await history.closes($0.codes, days: $0.days) }) { closes, query, request in
-            try respond(request, history: history, closes, relative: query.relative, render: query.render)
+                       load: load ?? { try await history.closes($0.codes, days: $0.days) }) { closes, query, _ in
+            try respond(history: history, closes, relative: query.relative, render: query.render)
         }
     }
 
@@ -142,7 +142,7 @@ public enum HistoryRoutes {
     /// Closes as the response: `render`'s body with the cache headers, fresh for clients until
     /// midnight only when the range is `relative`.
     private static func respond(
-        _ request: HTTPRequest, history: HistoryService, _ closes: HistoryCloses, relative: Bool,
+        history: HistoryService, _ closes: HistoryCloses, relative: Bool,
         render: (HistoryCloses) throws(RatesInputError) -> ([UInt8], String)
     ) throws(RatesInputError) -> HTTPResponse {
         var served = closes
@@ -153,7 +153,7 @@ public enum HistoryRoutes {
         }
         let (body, variant) = try render(served)
         return HTTPCaching.response(
-            for: request, body: body, contentType: "application/json; charset=utf-8",
+            body: body, contentType: "application/json; charset=utf-8",
             etag: HTTPCaching.strongETag(validator: served.validator, variant: variant),
             freshness: served.freshness)
     }

@@ -93,16 +93,16 @@ private struct Endpoint: Sendable {
         self.failures = failures
         dated = history.map { HistoryRoutes.endpoint($0, failures: failures) }
         rates = CachedEndpoint(failures: failures, fresh: { _ in service.freshIndexed() },
-                               load: { _ in try await service.indexed() }) { lookup, query, request in
+                               load: { _ in try await service.indexed() }) { lookup, query, _ in
             let rendered = try memo.rendered(query, table: lookup.value.table, validator: lookup.validator,
                                              constituents: lookup.value.disclaimerConstituents)
-            return HTTPCaching.response(for: request, body: rendered.body, contentType: "application/json; charset=utf-8",
+            return HTTPCaching.response(body: rendered.body, contentType: "application/json; charset=utf-8",
                                         etag: rendered.etag, freshness: CacheFreshness(lookup))
         }
         indexReport = CachedEndpoint(failures: failures, fresh: { _ in service.freshIndexed() },
-                               load: { _ in try await service.indexed() }) { lookup, _, request in
+                               load: { _ in try await service.indexed() }) { lookup, _, _ in
             guard let body = lookup.value.indexBody else { throw IndexOff(detail: "The price index is off.") }
-            return HTTPCaching.response(for: request, body: body, contentType: "application/json; charset=utf-8",
+            return HTTPCaching.response(body: body, contentType: "application/json; charset=utf-8",
                                         etag: HTTPCaching.strongETag(validator: lookup.validator, variant: "index"),
                                         freshness: CacheFreshness(lookup))
         }
