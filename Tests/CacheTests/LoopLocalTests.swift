@@ -1,0 +1,27 @@
+import TestSupport
+import Testing
+@testable import Cache
+@testable import Transport
+
+/// `LoopLocal`: one copy per event loop, each under its own mutex.
+@Suite struct LoopLocalTests {
+    @Test func eachLoopHasItsOwnCopy() {
+        let counts = LoopLocal { 0 }
+        #expect(onEventLoop(0) { counts.withCurrent { count -> Int in count += 1; return count } } == 1)
+        #expect(onEventLoop(0) { counts.withCurrent { count -> Int in count += 1; return count } } == 2)
+        #expect(onEventLoop(1) { counts.withCurrent { count -> Int in count += 1; return count } } == 1)
+        #expect(counts.withCurrent { count -> Int in count += 10; return count } == 10)  // off the loops
+        var all: [Int] = []
+        counts.forEach { all.append($0) }
+        #expect(all.count == LoopShard.count)
+        #expect(all.reduce(0, +) == 13)
+        #expect(all.prefix(3) == [10, 2, 1])
+    }
+
+    @Test func aLoopNeverWaitsForAnotherCopysLock() {
+        let counts = LoopLocal { 0 }
+        // With the copy of everything off the loops held, loop 0 still gets through at once.
+        let fromLoop = counts.withCurrent { _ in onEventLoop(0, timeout: 10) { counts.withCurrent { count -> Int in count += 1; return count } } }
+        #expect(fromLoop == 1, "a loop waited for another copy's lock")
+    }
+}
