@@ -9,9 +9,9 @@ import Transport
 public final class LoopLocal<State: Sendable>: Sendable {
     /// One loop's copy, padded so that two copies (allocated one after the other) never share
     /// a cache line, even with 128-byte prefetch pairs.
-    @usableFromInline
-    final class Copy: Sendable {
-        @usableFromInline let state: Mutex<State>
+    public final class Copy: Sendable {
+        /// This copy's state and its own mutex.
+        public let state: Mutex<State>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                               UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -25,11 +25,10 @@ public final class LoopLocal<State: Sendable>: Sendable {
         copies = (0..<LoopShard.count).map { _ in Copy(make()) }
     }
 
-    /// Runs `body` on the calling thread's copy (its event loop's, or the shared one off the loops).
+    /// The calling thread's copy (its event loop's, or the shared one off the loops). Callers
+    /// lock its `state` themselves, so the critical section is compiled for their state type.
     @inlinable
-    public func withCurrent<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-        copies[LoopShard.current].state.withLock { body(&$0) }
-    }
+    public var current: Copy { copies[LoopShard.current] }
 
     /// Runs `body` on every copy in turn, each under its own mutex.
     public func forEach(_ body: (inout State) -> Void) {

@@ -77,20 +77,31 @@ final class LoopReplica<Key: Hashable & Sendable, Value: CacheValue>: Sendable {
     func hit(_ key: Key, now: Double) -> CacheLookup<Value>? {
         state.withLock { state -> CacheLookup<Value>? in
             guard let position = state.entries.index(forKey: key) else { return nil }
-            let entry = state.entries.values[position]
-            guard now < entry.expiresAt else {
+            // In place (the dictionary's `_modify`): only the value and validator are copied out.
+            var firstUse = false
+            let lookup = LoopReplica.serve(&state.entries.values[position], now: now, firstUse: &firstUse)
+            guard let lookup else {
                 state.entries.remove(at: position)
                 return nil
             }
             state.hits &+= 1
-            if !entry.touched {
-                state.entries.values[position].touched = true
-                state.touched.append(key)
-            }
-            return CacheLookup(
-                value: entry.value, outcome: .hit, ageSeconds: max(0, now - entry.loadedAt),
-                freshnessLeftSeconds: max(0, entry.expiresAt - now), validator: entry.validator)
+            if firstUse { state.touched.append(key) }
+            return lookup
         }
+    }
+
+    /// The lookup `entry` gives at `now`, marking it used (`firstUse`: it was not yet); nil
+    /// when it is no longer fresh.
+    @inlinable
+    static func serve(_ entry: inout Entry, now: Double, firstUse: inout Bool) -> CacheLookup<Value>? {
+        guard now < entry.expiresAt else { return nil }
+        if !entry.touched {
+            entry.touched = true
+            firstUse = true
+        }
+        return CacheLookup(
+            value: entry.value, outcome: .hit, ageSeconds: max(0, now - entry.loadedAt),
+            freshnessLeftSeconds: max(0, entry.expiresAt - now), validator: entry.validator)
     }
 
     // MARK: Called by the store, under its mutex

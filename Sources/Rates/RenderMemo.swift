@@ -51,10 +51,11 @@ public final class RenderMemo: Sendable {
     /// index's, named by the CoinDesk disclaimer) belong to the value `validator` digests.
     public func rendered(_ query: RatesQuery, table: RateTable, validator: String,
                          constituents: [String] = []) throws(RatesInputError) -> Rendered {
-        if let hit = state.withCurrent({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
+        let memo = state.current
+        if let hit = memo.state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
         let body = try RatesRenderer.render(query, table: table, constituents: constituents)
         let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
-        state.withCurrent { s in
+        memo.state.withLock { s in
             s.renders += 1
             if s.validator != validator {
                 s.validator = validator

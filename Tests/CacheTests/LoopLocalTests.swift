@@ -7,10 +7,10 @@ import Testing
 @Suite struct LoopLocalTests {
     @Test func eachLoopHasItsOwnCopy() {
         let counts = LoopLocal { 0 }
-        #expect(onEventLoop(0) { counts.withCurrent { count -> Int in count += 1; return count } } == 1)
-        #expect(onEventLoop(0) { counts.withCurrent { count -> Int in count += 1; return count } } == 2)
-        #expect(onEventLoop(1) { counts.withCurrent { count -> Int in count += 1; return count } } == 1)
-        #expect(counts.withCurrent { count -> Int in count += 10; return count } == 10)  // off the loops
+        #expect(onEventLoop(0) { counts.current.state.withLock { count -> Int in count += 1; return count } } == 1)
+        #expect(onEventLoop(0) { counts.current.state.withLock { count -> Int in count += 1; return count } } == 2)
+        #expect(onEventLoop(1) { counts.current.state.withLock { count -> Int in count += 1; return count } } == 1)
+        #expect(counts.current.state.withLock { count -> Int in count += 10; return count } == 10)  // off the loops
         var all: [Int] = []
         counts.forEach { all.append($0) }
         #expect(all.count == LoopShard.count)
@@ -21,7 +21,7 @@ import Testing
     @Test func aLoopNeverWaitsForAnotherCopysLock() {
         let counts = LoopLocal { 0 }
         // With the copy of everything off the loops held, loop 0 still gets through at once.
-        let fromLoop = counts.withCurrent { _ in onEventLoop(0, timeout: 10) { counts.withCurrent { count -> Int in count += 1; return count } } }
+        let fromLoop = counts.current.state.withLock { _ in onEventLoop(0, timeout: 10) { counts.current.state.withLock { count -> Int in count += 1; return count } } }
         #expect(fromLoop == 1, "a loop waited for another copy's lock")
     }
 }
