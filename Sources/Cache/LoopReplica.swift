@@ -77,29 +77,34 @@ final class LoopReplica<Key: Hashable & Sendable, Value: CacheValue>: Sendable {
     func hit(_ key: Key, now: Double) -> CacheLookup<Value>? {
         state.withLock { state -> CacheLookup<Value>? in
             guard let position = state.entries.index(forKey: key) else { return nil }
-            // In place (the dictionary's `_modify`): only the value and validator are copied out.
+            // The entry is read in place (the dictionary's `_modify`), never copied whole: only
+            // the value and the validator are copied out, into the lookup.
             var firstUse = false
-            let lookup = LoopReplica.serve(&state.entries.values[position], now: now, firstUse: &firstUse)
-            guard let lookup else {
+            guard LoopReplica.use(&state.entries.values[position], now: now, firstUse: &firstUse) else {
                 state.entries.remove(at: position)
                 return nil
             }
             state.hits &+= 1
             if firstUse { state.touched.append(key) }
-            return lookup
+            return LoopReplica.lookup(&state.entries.values[position], now: now)
         }
     }
 
-    /// The lookup `entry` gives at `now`, marking it used (`firstUse`: it was not yet); nil
-    /// when it is no longer fresh.
+    /// Whether `entry` is fresh at `now`; if so it is marked used (`firstUse`: it was not yet).
     @inlinable
-    static func serve(_ entry: inout Entry, now: Double, firstUse: inout Bool) -> CacheLookup<Value>? {
-        guard now < entry.expiresAt else { return nil }
+    static func use(_ entry: inout Entry, now: Double, firstUse: inout Bool) -> Bool {
+        guard now < entry.expiresAt else { return false }
         if !entry.touched {
             entry.touched = true
             firstUse = true
         }
-        return CacheLookup(
+        return true
+    }
+
+    /// The hit `entry` gives at `now` (inout only to read it in place).
+    @inlinable
+    static func lookup(_ entry: inout Entry, now: Double) -> CacheLookup<Value> {
+        CacheLookup(
             value: entry.value, outcome: .hit, ageSeconds: max(0, now - entry.loadedAt),
             freshnessLeftSeconds: max(0, entry.expiresAt - now), validator: entry.validator)
     }
