@@ -5,9 +5,8 @@ import HTTP1
 ///
 /// Matching used to split every path into `Substring`s and compare them per route, which on a
 /// cached hit cost more than the rest of the routing (reference counting, UTF-8 checks, generic
-/// `UTF8View` comparison). Here the path's `/` offsets are found once per request
-/// (`withSegmentBounds`, on the stack), each candidate route compares only its segments' bytes
-/// at those offsets, and a placeholder's value is recorded as a byte range (`RouteParameters`).
+/// `UTF8View` comparison). Here a path is walked once per candidate route with plain byte
+/// comparisons, and a placeholder's value is recorded as a byte range (`RouteParameters`).
 ///
 /// The path's segments are what `/`-splitting gives after dropping what precedes the first `/`
 /// (empty segments kept), so a path has exactly as many segments as it has `/` bytes: the
@@ -58,54 +57,30 @@ struct RoutePattern: Sendable {
         return count
     }
 
-    /// Calls `body` with where `path`'s segments lie: `bounds[i]` is the offset of its `i`th
-    /// `/` (segment `i` runs from `bounds[i] + 1` to `bounds[i + 1]`), `bounds[count]` the
-    /// path's length. Found in one pass, kept on the stack, shared by every candidate route:
-    /// each comparison then reads only the bytes it compares, instead of every route walking the
-    /// path again to find its segments.
-    static func withSegmentBounds<Answer>(
-        _ path: UnsafeBufferPointer<UInt8>, count: Int, _ body: (UnsafeBufferPointer<Int>) -> Answer
-    ) -> Answer {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: count + 1) { bounds in
-            var found = 0
-            for (offset, byte) in path.enumerated() where byte == UInt8(ascii: "/") && found < count {
-                bounds[found] = offset
-                found += 1
-            }
-            // `count` is `segmentCount(path)`; should it not be, the rest are empty segments at the end.
-            while found <= count {
-                bounds[found] = path.count
-                found += 1
-            }
-            return body(UnsafeBufferPointer(bounds))
-        }
-    }
-
-    /// Whether `path` (with `segments.count` segments, as `segmentCount` says, whose `bounds`
-    /// `withSegmentBounds` found) matches.
-    func matches(_ path: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<Int>) -> Bool {
-        walk(path, bounds) { _, _, _ in }
+    /// Whether `path` (with `segments.count` segments, as `segmentCount` says) matches.
+    func matches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        walk(path) { _, _, _ in }
     }
 
     /// The placeholders' values in `path`, which `matches`: byte ranges into `text`, whose
     /// UTF-8 `path` is. Run for the winning route only.
-    func parameters(in path: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<Int>, of text: String) -> RouteParameters {
+    func parameters(in path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters {
         var parameters = RouteParameters(capturingFrom: text)
         guard literalCount < segments.count else { return parameters }
-        _ = walk(path, bounds) { name, start, end in parameters.capture(name, start: start, end: end) }
+        _ = walk(path) { name, start, end in parameters.capture(name, start: start, end: end) }
         return parameters
     }
 
     /// Matches segment by segment, telling `found` each placeholder's name and value range.
     @inline(__always)
-    private func walk(_ path: UnsafeBufferPointer<UInt8>, _ bounds: UnsafeBufferPointer<Int>,
-                      _ found: (String, Int, Int) -> Void) -> Bool {
-        guard bounds.count == segments.count + 1 else { return false }
-        for (index, segment) in segments.enumerated() {
-            let start = bounds[index] + 1
-            let end = bounds[index + 1]
+    private func walk(_ path: UnsafeBufferPointer<UInt8>, _ found: (String, Int, Int) -> Void) -> Bool {
+        guard var start = path.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return segments.isEmpty }
+        for segment in segments {
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
             guard let name = segment.name else {
                 guard RoutePattern.equal(path, start, end, segment.prefix) else { return false }
+                start = end + 1
                 continue
             }
             let (prefix, suffix) = (segment.prefix, segment.suffix)
@@ -113,8 +88,11 @@ struct RoutePattern: Sendable {
                   RoutePattern.equal(path, start, start + prefix.count, prefix),
                   RoutePattern.equal(path, end - suffix.count, end, suffix) else { return false }
             found(name, start + prefix.count, end - suffix.count)
+            start = end + 1
         }
-        return true
+        // Only a path with as many segments as the pattern gets here (`segmentCount`): the last
+        // segment ended at the path's end.
+        return start == path.count + 1
     }
 
     /// The byte ranges of a path's (or pattern's) segments: what follows each `/`, up to the next.

@@ -143,22 +143,19 @@ public struct Router: Sendable {
             }
         }
         var allowed: [String] = []
-        let found = RoutePattern.withSegmentBounds(bytes, count: segmentCount) { bounds -> (Int, RouteParameters)? in
-            var best: Int?
-            for index in entriesBySegmentCount[segmentCount] where entries[index].pattern.matches(bytes, bounds: bounds) {
-                guard answers(entries[index]) else {
-                    allowed.append(entries[index].route.method)
-                    continue
-                }
-                // The most literal segments win; on a tie the earlier route.
-                if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
-                best = index
+        var best: Int?
+        for index in entriesBySegmentCount[segmentCount] where entries[index].pattern.matches(bytes) {
+            guard answers(entries[index]) else {
+                allowed.append(entries[index].route.method)
+                continue
             }
-            return best.map { ($0, entries[$0].pattern.parameters(in: bytes, bounds: bounds, of: path)) }
+            // The most literal segments win; on a tie the earlier route.
+            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
+            best = index
         }
-        if let (best, parameters) = found {
+        if let best {
             let entry = entries[best]
-            return .found(entry.route, parameters, entry.handler)
+            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
         }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)
