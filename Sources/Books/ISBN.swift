@@ -127,26 +127,31 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         var sum10 = 0             // ISBN-10 weights 10…2 over the first nine
         var sum13 = 0             // ISBN-13 weights 1, 3, 1… over the first twelve
         var bookland = 9 + 7 * 3 + 8  // the same over 978 and then the first nine (ISBN-10 → 13)
+        var weight13 = 1          // the ISBN-13 weight of this digit; under 978, the other one
         var last = 0
         for byte in bytes {
             let value: Int
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: " "): continue
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte &- UInt8(ascii: "0"))
-            case UInt8(ascii: "X"), UInt8(ascii: "x"): value = 10
-            default: return nil
+            if byte &- UInt8(ascii: "0") < 10 {
+                value = Int(byte &- UInt8(ascii: "0"))
+            } else if byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") {
+                continue
+            } else if byte | 0x20 == UInt8(ascii: "x") {
+                value = 10
+            } else {
+                return nil
             }
             guard !sawX, count < 13 else { return nil }
             sawX = value == 10
             if count < 9 {
-                sum10 += (10 - count) * value
-                bookland += (count % 2 == 0 ? 3 : 1) * value
+                sum10 &+= (10 &- count) &* value
+                bookland &+= (4 &- weight13) &* value
             }
-            if count < 12 { sum13 += (count % 2 == 0 ? 1 : 3) * value }
+            if count < 12 { sum13 &+= weight13 &* value }
+            weight13 = 4 &- weight13
             if !sawX { number = number &* 10 &+ UInt64(value) }
             if count == 2 { prefix = number }
             last = value
-            count += 1
+            count &+= 1
         }
         switch count {
         case 10:
