@@ -1,34 +1,6 @@
-import Dispatch
-import Foundation
 import TestSupport
 import Testing
 @testable import Cache
-@testable import Transport
-
-/// Starts `body` on a new thread marked as the `loop`th event loop's (as `EventLoop.run` marks
-/// its own thread); its result appears in the returned box when it returns.
-func startEventLoopThread<T: Sendable>(_ loop: Int, _ body: @escaping @Sendable () -> T) -> Locked<T?> {
-    let result = Locked<T?>(nil)
-    Thread.detachNewThread {
-        LoopShard.enter(loopIndex: loop)
-        result.set(body())
-    }
-    return result
-}
-
-/// Runs `body` on a new thread marked as the `loop`th event loop's and returns its result; nil
-/// when it has not returned within `timeout` seconds (the thread is then left to finish). Blocks
-/// the caller: for short bodies, never from tasks that the body waits for.
-func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escaping @Sendable () -> T) -> T? {
-    let done = DispatchSemaphore(value: 0)
-    let result = Locked<T?>(nil)
-    _ = startEventLoopThread(loop) {
-        result.set(body())
-        done.signal()
-    }
-    guard done.wait(timeout: .now() + timeout) == .success else { return nil }
-    return result.value
-}
 
 /// `fresh(_:)` on an event loop: served from that loop's replica, without the store's lock,
 /// and never anything the store would not serve (docs/cache.md "Share-nothing hits").
@@ -37,9 +9,12 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let f = Fixture()
         let ns = f.namespace()
         try await fill(ns, "a")
-        #expect(onEventLoop(0) { ns.fresh("a")?.value.text } == "a")  // copied into loop 0's replica
-        // With the store's mutex held, the loop's next hit must still be answered.
-        let whileLocked = f.store.state.withLock { _ in onEventLoop(0, timeout: 10) { ns.fresh("a")?.value.text } }
+        #expect(await onEventLoop(0) { ns.fresh("a")?.value.text } == "a")  // copied into loop 0's replica
+        // With the store's mutex held by another thread, the loop's next hit is still answered.
+        let store = f.store
+        let whileLocked = await whileHeldElsewhere({ hold in store.state.withLock { _ in hold() } }) {
+            await onEventLoop(0) { ns.fresh("a")?.value.text }
+        }
         #expect(whileLocked == "a", "a replica hit waited for the store's lock")
         #expect(ns.stats().hits == 2)
         #expect(f.store.auditViolations().isEmpty)
@@ -51,7 +26,7 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         try await fill(ns, "a", ttl: 10)
         f.at(3)
         let fromStore = ns.fresh("a")
-        let (first, second) = try #require(onEventLoop(0) { (ns.fresh("a"), ns.fresh("a")) })
+        let (first, second) = try #require(await onEventLoop(0) { (ns.fresh("a"), ns.fresh("a")) })
         for lookup in [first, second] {
             let lookup = try #require(lookup)
             #expect(lookup.value == fromStore?.value)
@@ -68,27 +43,27 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let f = Fixture()
         let ns = f.namespace()
         try await fill(ns, "a", text: "one", ttl: 10, stale: 100)
-        #expect(onEventLoop(0) { ns.fresh("a")?.value.text } == "one")
+        #expect(await onEventLoop(0) { ns.fresh("a")?.value.text } == "one")
 
         // Purged: gone on the loop too.
         ns.purge()
-        #expect(onEventLoop(0) { ns.fresh("a") == nil } == true)
+        #expect(await onEventLoop(0) { ns.fresh("a") == nil } == true)
         try await fill(ns, "a", text: "two", ttl: 10, stale: 100)
-        #expect(onEventLoop(0) { ns.fresh("a")?.value.text } == "two")
+        #expect(await onEventLoop(0) { ns.fresh("a")?.value.text } == "two")
 
         // Expired: nil on the loop, as from the store; the stale read's refresh replaces the value.
         f.at(11)
-        #expect(onEventLoop(0) { ns.fresh("a") == nil } == true)
+        #expect(await onEventLoop(0) { ns.fresh("a") == nil } == true)
         _ = try await ns.value(for: "a", load: loader("three", ttl: 10, stale: 100, calls: Locked(0)))
         #expect(await waitUntil { ns.stats().loadsInFlight == 0 })
-        #expect(onEventLoop(0) { ns.fresh("a")?.value.text } == "three")
+        #expect(await onEventLoop(0) { ns.fresh("a")?.value.text } == "three")
 
         // Replaced while fresh (a purge and a new load): the loop sees the new value at once.
-        #expect(onEventLoop(1) { ns.fresh("a")?.value.text } == "three")
+        #expect(await onEventLoop(1) { ns.fresh("a")?.value.text } == "three")
         f.store.purgeAll()
         try await fill(ns, "a", text: "four")
-        #expect(onEventLoop(0) { ns.fresh("a")?.value.text } == "four")
-        #expect(onEventLoop(1) { ns.fresh("a")?.value.text } == "four")
+        #expect(await onEventLoop(0) { ns.fresh("a")?.value.text } == "four")
+        #expect(await onEventLoop(1) { ns.fresh("a")?.value.text } == "four")
         #expect(f.store.auditViolations().isEmpty)
     }
 
@@ -97,9 +72,9 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let replica = cluster.replica()
         let notes = replica.notes()
         _ = try await notes.value(for: "a", load: noteLoader("a", ttl: 10, stale: 100, calls: Locked(0)))
-        #expect(onEventLoop(0) { notes.fresh("a") != nil } == true)
+        #expect(await onEventLoop(0) { notes.fresh("a") != nil } == true)
         replica.store.resynchronizeShared()
-        #expect(onEventLoop(0) { notes.fresh("a") == nil } == true)
+        #expect(await onEventLoop(0) { notes.fresh("a") == nil } == true)
         #expect(replica.store.auditViolations().isEmpty)
     }
 
@@ -107,13 +82,13 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let f = Fixture(maxEntries: 2)
         let ns = f.namespace()
         try await fill(ns, "a")
-        #expect(onEventLoop(0) { ns.fresh("a") != nil } == true)  // into the replica
+        #expect(await onEventLoop(0) { ns.fresh("a") != nil } == true)  // into the replica
         try await fill(ns, "b")  // b is now more recent than a in the store…
-        #expect(onEventLoop(0) { ns.fresh("a") != nil } == true)  // …until this replica hit is applied
+        #expect(await onEventLoop(0) { ns.fresh("a") != nil } == true)  // …until this replica hit is applied
         try await fill(ns, "c")
         #expect(ns.fresh("b") == nil, "b was the least recently used")
         #expect(ns.fresh("a") != nil)
-        #expect(onEventLoop(0) { ns.fresh("b") == nil } == true)
+        #expect(await onEventLoop(0) { ns.fresh("b") == nil } == true)
         #expect(f.store.auditViolations().isEmpty)
     }
 
@@ -122,13 +97,13 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let ns = f.namespace()
         try await fill(ns, "a")
         for loop in 0..<3 {
-            #expect(onEventLoop(loop) { (0..<4).filter { _ in ns.fresh("a") != nil }.count } == 4)
+            #expect(await onEventLoop(loop) { (0..<4).filter { _ in ns.fresh("a") != nil }.count } == 4)
         }
         #expect(ns.fresh("a") != nil)
         #expect(ns.stats().hits == 13)
         #expect(f.store.stats()["rates"]?.hits == 13)
         // A miss on a loop counts nothing.
-        #expect(onEventLoop(0) { ns.fresh("nothing") == nil } == true)
+        #expect(await onEventLoop(0) { ns.fresh("nothing") == nil } == true)
         #expect(ns.stats().hits == 13)
         #expect(ns.stats().misses == 1)
     }
@@ -138,7 +113,7 @@ func onEventLoop<T: Sendable>(_ loop: Int, timeout: Double = 15, _ body: @escapi
         let ns = f.namespace()
         for key in ["a", "b", "c"] { try await fill(ns, key) }
         let table = ns.table
-        #expect(onEventLoop(0) { ["a", "b", "c", "a"].allSatisfy { ns.fresh($0) != nil } } == true)
+        #expect(await onEventLoop(0) { ["a", "b", "c", "a"].allSatisfy { ns.fresh($0) != nil } } == true)
         #expect(table.replicas[0].snapshot.count == 3)
         try await fill(ns, "d")  // evicts b (a and c were used after it): out of the replica too
         #expect(table.replicas[0].snapshot.keys.sorted() == ["a", "c"])
