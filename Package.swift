@@ -67,7 +67,8 @@ let package = Package(
         // deadlines, child processes with default signal actions, the checkout's root); never
         // linked into the product.
         .target(name: "TestSupport", dependencies: ["Cache", .target(name: "CSpawn", condition: .when(platforms: [.linux]))]),
-        .target(name: "Cache", dependencies: ["Base"]),
+        // Transport for `LoopShard` only: a hit on an event loop reads that loop's replica.
+        .target(name: "Cache", dependencies: ["Base", "Transport"]),
         // The one provider chain (fall-through, failure aggregation, what counts as success) and
         // the steward between it and the HTTP client; every domain asks its providers through it.
         .target(name: "Upstream", dependencies: ["Base", "HTTPClient", "Cache"]),
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "WebTests", dependencies: ["Web", "HTTP1", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientTestSupport", "HTTP1", "Web", "TestSupport"]),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "Cache", "HTTPClientTestSupport", "TestSupport"]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache", "TestSupport"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "Transport", "TestSupport"]),
         .testTarget(name: "RedisTests", dependencies: ["Redis", "Cache", "TestSupport"]),
         .testTarget(name: "SharedStewardTests", dependencies: ["SharedSteward", "Redis", "Upstream", "HTTPClient", "HTTPClientTestSupport", "TestSupport"]),
         .testTarget(name: "RatesTests", dependencies: ["Base", "Rates", "HTTPClientTestSupport", "TestSupport"]),

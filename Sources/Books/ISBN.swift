@@ -90,15 +90,24 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
     /// what a cached `GET /v1/books/{isbn}` hit does; anything else is handed to the text parser,
     /// which says exactly what is wrong.
     public init(parsing bytes: UnsafeBufferPointer<UInt8>) throws(ISBNError) {
-        if let isbn13 = ISBN.canonicalISBN13(asciiBytes: bytes) {
-            self.init(canonical: isbn13)
+        if let value = ISBN.canonicalValue(asciiBytes: bytes) {
+            self.init(value: value)
         } else {
             try self.init(parsing: String(decoding: bytes, as: UTF8.self))
         }
     }
 
-    /// An ISBN already known to be thirteen ASCII digits with a valid check digit.
-    private init(canonical isbn13: String) { self.value = ISBN.number(isbn13) }
+    /// The ISBN of well-formed ASCII input (what a cached hit's path holds), read in one pass
+    /// over the bytes with no `String` and no error value; nil for anything else, including
+    /// input `init(parsing:)` would accept after telling a longer story (use that for the
+    /// reason). Never a different answer from `init(parsing:)`.
+    public init?(wellFormed bytes: UnsafeBufferPointer<UInt8>) {
+        guard let value = ISBN.canonicalValue(asciiBytes: bytes) else { return nil }
+        self.init(value: value)
+    }
+
+    /// An ISBN from its checked number.
+    private init(value: UInt64) { self.value = value }
 
     /// Thirteen ASCII digits (what every initializer has checked) as their number; wrapping
     /// arithmetic, so no text could trap here.
@@ -106,51 +115,55 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
         isbn13.utf8.reduce(0) { $0 &* 10 &+ UInt64($1 &- UInt8(ascii: "0")) }
     }
 
-    /// The ISBN-13 of well-formed ASCII input, or nil for anything `init(parsing:)` would reject
-    /// or that is not plain ASCII. Digits are kept on the stack; only the answer becomes a
-    /// `String` (thirteen bytes: stored inline, no allocation).
-    static func canonicalISBN13(asciiBytes bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var digits: (UInt64, UInt64) = (0, 0) // up to 13 digit values, one per byte
+    /// The ISBN-13, as its number, of well-formed ASCII input, or nil for anything
+    /// `init(parsing:)` would reject or that is not plain ASCII. One pass: the number and both
+    /// check sums (ISBN-10's, and the ISBN-13 of an ISBN-10 under the 978 prefix) are
+    /// accumulated as the digits go by, so nothing is stored or allocated.
+    static func canonicalValue(asciiBytes bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var count = 0
         var sawX = false
+        var number: UInt64 = 0    // every digit so far (an X ends the input, or it is refused)
+        var prefix: UInt64 = 0    // the first three digits
+        var sum10 = 0             // ISBN-10 weights 10…2 over the first nine
+        var sum13 = 0             // ISBN-13 weights 1, 3, 1… over the first twelve
+        var bookland = 9 + 7 * 3 + 8  // the same over 978 and then the first nine (ISBN-10 → 13)
+        var weight13 = 1          // the ISBN-13 weight of this digit; under 978, the other one
+        var last = 0
         for byte in bytes {
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: " "): continue
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "X"), UInt8(ascii: "x"): value = 10
-            default: return nil
+            let value: Int
+            if byte &- UInt8(ascii: "0") < 10 {
+                value = Int(byte &- UInt8(ascii: "0"))
+            } else if byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") {
+                continue
+            } else if byte | 0x20 == UInt8(ascii: "x") {
+                value = 10
+            } else {
+                return nil
             }
             guard !sawX, count < 13 else { return nil }
             sawX = value == 10
-            withUnsafeMutableBytes(of: &digits) { $0[count] = value }
-            count += 1
-        }
-        // Only the last of ten digits may be an X (10), and check digits 13 are 0…9: the text
-        // below is digits only.
-        return withUnsafeBytes(of: digits) { raw -> String? in
-            let values = raw.bindMemory(to: UInt8.self)
-            switch count {
-            case 10:
-                guard values[9] == checkDigit10(values[0..<9]) else { return nil }
-                var isbn13: [UInt8] = [9, 7, 8] + values[0..<9]
-                isbn13.append(checkDigit13(isbn13))
-                return digitsText(isbn13)
-            case 13:
-                guard !sawX, values[0] == 9, values[1] == 7, values[2] == 8 || values[2] == 9,
-                      values[12] == checkDigit13(values[0..<12]) else { return nil }
-                return digitsText(values[0..<13])
-            default:
-                return nil
+            if count < 9 {
+                sum10 &+= (10 &- count) &* value
+                bookland &+= (4 &- weight13) &* value
             }
+            if count < 12 { sum13 &+= weight13 &* value }
+            weight13 = 4 &- weight13
+            if !sawX { number = number &* 10 &+ UInt64(value) }
+            if count == 2 { prefix = number }
+            last = value
+            count &+= 1
         }
-    }
-
-    /// Digit values 0…9 as their ASCII text.
-    static func digitsText<C: Collection<UInt8>>(_ values: C) -> String {
-        String(unsafeUninitializedCapacity: values.count) { buffer in
-            for (index, value) in values.enumerated() { buffer[index] = UInt8(ascii: "0") &+ value }
-            return values.count
+        switch count {
+        case 10:
+            // Only the tenth may be an X (10); the nine before it are digits.
+            guard last == (11 - sum10 % 11) % 11 else { return nil }
+            let first9 = sawX ? number : number / 10
+            return 9_780_000_000_000 &+ first9 &* 10 &+ UInt64((10 - bookland % 10) % 10)
+        case 13:
+            guard !sawX, prefix == 978 || prefix == 979, last == (10 - sum13 % 10) % 10 else { return nil }
+            return number
+        default:
+            return nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// A typed view on one namespace of a `CacheStore`; cheap to create, all views of one name
 /// share the same entries, flights and counters.
@@ -69,12 +70,22 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     }
 
     /// Synchronous fast path: a fresh entry (counted as a hit), else nil and nothing counted.
-    /// Lets the HTTP connection's queue answer hits without hopping to the concurrency pool.
+    /// Lets the HTTP connection's event loop answer hits without hopping to the concurrency pool.
+    ///
+    /// On a server event loop (`LoopShard.current` > 0) it reads that loop's `LoopReplica`
+    /// first: a hit there takes no lock and writes no memory another loop uses. Elsewhere (a
+    /// task, a test thread), and on a replica miss, it asks the store under its mutex.
     @inlinable
     public func fresh(_ key: Key) -> CacheLookup<Value>? {
         let table = self.table
         let now = store.clock.now()
-        return store.state.withLock { state in table.fresh(key, now: now, state: &state) }
+        let shard = LoopShard.current
+        guard shard > 0, shard <= table.replicas.count else {
+            return store.state.withLock { state in table.fresh(key, now: now, state: &state) }
+        }
+        let replica = table.replicas[shard - 1]
+        if let hit = replica.hit(key, now: now) { return hit }
+        return store.state.withLock { state in table.fresh(key, now: now, replica: replica, state: &state) }
     }
 
     /// Drops every entry of this namespace (see `CacheStore.purgeAll()`).
@@ -86,7 +97,7 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     /// This namespace's counters.
     public func stats() -> CacheStats {
         let table = self.table
-        return store.state.withLock { _ in table.counters }
+        return store.state.withLock { _ in table.statistics }
     }
 
     @inlinable

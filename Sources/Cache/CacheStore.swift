@@ -1,15 +1,22 @@
 import Synchronization
+import Transport
 
 /// All namespaces under one memory budget (`cache.maxEntries`, `cache.maxBytes`), least
 /// recently used first out across namespaces.
 ///
 /// One mutex guards plain arrays and dictionaries (no object per entry); critical sections
-/// never await and never call a value's or loader's code, so a hit costs one lock round-trip.
+/// never await and never call a value's or loader's code. A fresh hit on a server event loop
+/// takes no lock shared with another loop: each loop reads its own `LoopReplica`, which the
+/// store keeps exact under its mutex.
 public final class CacheStore: Sendable {
     /// Bytes charged per entry on top of `CacheValue.cacheCost`: the key's dictionary slot, the
     /// entry slot (times, validator, indices), its recency node and the validator string's heap
     /// storage, with typical array/dictionary slack. Measured by `bench-cache` (docs/cache.md).
     public static let entryOverheadBytes = 288
+
+    /// At most this many entries in one event loop's replica of one namespace (`LoopReplica`):
+    /// about 100 bytes each, for keys that loop has hit, pointing at values the store holds.
+    public static let loopReplicaCapacity = 16_384
 
     @usableFromInline let limits: CacheLimits
     @usableFromInline let clock: any CacheClock
@@ -78,7 +85,9 @@ public final class CacheStore: Sendable {
                 }
                 return table
             }
-            let table = NamespaceTable<Key, Value>(id: Int32(state.tables.count))
+            let table = NamespaceTable<Key, Value>(
+                id: Int32(state.tables.count), loops: LoopShard.count - 1,
+                replicaCapacity: min(limits.maxEntries, CacheStore.loopReplicaCapacity))
             state.tableIndex[name] = table.id
             state.tables.append(table)
             if shared { state.sharedTables.append(table.id) }
@@ -106,7 +115,7 @@ public final class CacheStore: Sendable {
     /// Exact counters per namespace name, taken in one critical section.
     public func stats() -> [String: CacheStats] {
         state.withLock { state in
-            state.tableIndex.mapValues { state.tables[Int($0)].counters }
+            state.tableIndex.mapValues { state.tables[Int($0)].statistics }
         }
     }
 

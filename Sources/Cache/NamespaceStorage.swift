@@ -8,5 +8,10 @@ protocol NamespaceStorage: AnyObject {
     /// Ends the freshness of every entry at `now`, keeping each stale window (see
     /// `CacheStore.resynchronizeShared`).
     func expireAll(now: Double)
-    var counters: CacheStats { get }
+    /// Applies every loop replica's noted uses to the recency list (`LoopReplica`).
+    func applyReplicaUses(state: inout StoreState)
+    /// The namespace's counters, its loop replicas' hits included.
+    var statistics: CacheStats { get }
+    /// Replicated entries that differ from the store's (for `auditViolations()`).
+    func replicaViolations() -> [String]
 }

@@ -32,10 +32,22 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     @usableFromInline var freeSlots: [Int32] = []
     @usableFromInline var flights: [Key: Flight<Value>] = [:]
     @exclusivity(unchecked) @usableFromInline var counters = CacheStats()
+    /// One read replica per server event loop (`LoopReplica`): `replicas[LoopShard.current - 1]`.
+    /// Each has its own mutex; the store's code below takes them only while holding its own.
+    @usableFromInline let replicas: [LoopReplica<Key, Value>]
 
+    /// - Parameter replicaCapacity: at most this many entries in each loop's replica.
     @usableFromInline
-    init(id: Int32) {
+    init(id: Int32, loops: Int, replicaCapacity: Int) {
         self.id = id
+        replicas = (0..<loops).map { _ in LoopReplica(capacity: replicaCapacity) }
+    }
+
+    /// The counters with every loop replica's hits added in.
+    @usableFromInline var statistics: CacheStats {
+        var statistics = counters
+        for replica in replicas { statistics.hits &+= replica.hits }
+        return statistics
     }
 
     // MARK: Lookups
@@ -49,6 +61,57 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
         counters.hits += 1
         state.touch(entry.node)
         return lookup(value, Int(slot), entry, outcome: .hit, now: now)
+    }
+
+    /// `fresh(_:)` for an event loop whose replica has no entry for `key`: applies the uses
+    /// that replica noted, then answers as `fresh(_:)` and copies a fresh entry into the
+    /// replica (under the store's lock, so no change can come between the read and the copy).
+    @inlinable
+    func fresh(_ key: Key, now: Double, replica: LoopReplica<Key, Value>, state: inout StoreState) -> CacheLookup<Value>? {
+        applyUses(replica.takeTouched(), state: &state)
+        guard let slot = index[key], let value = values[Int(slot)] else { return nil }
+        let i = Int(slot)
+        let entry = times[i]
+        guard now < entry.expiresAt else { return nil }
+        counters.hits += 1
+        state.touch(entry.node)
+        replica.insert(key, LoopReplica.Entry(
+            value: value, validator: validators[i], loadedAt: entry.loadedAt, expiresAt: entry.expiresAt))
+        return lookup(value, i, entry, outcome: .hit, now: now)
+    }
+
+    /// Makes each key still stored most recently used, in order (uses noted by a replica).
+    @usableFromInline
+    func applyUses(_ keys: [Key], state: inout StoreState) {
+        for key in keys {
+            if let slot = index[key] { state.touch(times[Int(slot)].node) }
+        }
+    }
+
+    /// Every replicated entry the store does not hold exactly as replicated (same validator and
+    /// times): a replica must never serve what the store would not.
+    @usableFromInline func replicaViolations() -> [String] {
+        var problems: [String] = []
+        for (loop, replica) in replicas.enumerated() {
+            for (key, entry) in replica.snapshot {
+                guard let slot = index[key], values[Int(slot)] != nil else {
+                    problems.append("namespace \(id), loop \(loop + 1): replica holds \(key), the store does not")
+                    continue
+                }
+                let times = times[Int(slot)]
+                if validators[Int(slot)] != entry.validator || times.loadedAt != entry.loadedAt
+                    || times.expiresAt != entry.expiresAt {
+                    problems.append("namespace \(id), loop \(loop + 1): replica's \(key) differs from the store's")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Applies every loop replica's noted uses (before an eviction decides by recency).
+    @usableFromInline
+    func applyReplicaUses(state: inout StoreState) {
+        for replica in replicas { applyUses(replica.takeTouched(), state: &state) }
     }
 
     /// Classifies `key` at `now`. Fresh → hit; within the stale window → stale plus, when none
@@ -161,6 +224,10 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
             value: prepared.value, outcome: prepared.outcome, ageSeconds: max(0, now - loadedAt),
             freshnessLeftSeconds: max(0, expiresAt - now), validator: prepared.validator, source: prepared.source)
         let keep = cost <= limits.maxBytes && limits.maxEntries > 0 && staleUntil > now
+        // Recency must include the loops' replica hits before this store can evict anything.
+        if keep, state.entries + 1 > limits.maxEntries || state.bytes + cost > limits.maxBytes {
+            for table in state.tables { table.applyReplicaUses(state: &state) }
+        }
 
         if let slot = index[key] {
             guard keep else {
@@ -168,6 +235,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
                 return lookup
             }
             let i = Int(slot)
+            for replica in replicas { replica.remove(key) }
             let node = times[i].node
             times[i] = EntryTimes(loadedAt: loadedAt, expiresAt: expiresAt, staleUntil: staleUntil, retryAt: now, node: node)
             values[i] = prepared.value
@@ -206,6 +274,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
     func remove(slot: Int32, state: inout StoreState, evicted: Bool) {
         let i = Int(slot)
         guard let key = keys[i] else { return }
+        for replica in replicas { replica.remove(key) }
         let node = times[i].node
         index[key] = nil
         keys[i] = nil
@@ -221,6 +290,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
 
     @usableFromInline
     func expireAll(now: Double) {
+        for replica in replicas { replica.removeAll() }
         for slot in index.values {
             let i = Int(slot)
             times[i].expiresAt = min(times[i].expiresAt, now)
@@ -230,6 +300,7 @@ final class NamespaceTable<Key: Hashable & Sendable, Value: CacheValue>: Namespa
 
     @inlinable
     func removeAll(state: inout StoreState) {
+        for replica in replicas { replica.removeAll() }
         for slot in index.values {
             state.free(times[Int(slot)].node)
         }

@@ -3,7 +3,8 @@
 extension CacheStore {
     /// Describes every broken invariant: the recency list must link exactly the live nodes both
     /// ways, totals must equal the sum over entries, each namespace's counters must equal the
-    /// sum over its entries, and both limits must hold. Empty when all is well.
+    /// sum over its entries, both limits must hold, and every event loop's replica must hold
+    /// only entries the store holds, as it holds them. Empty when all is well.
     func auditViolations() -> [String] {
         state.withLock { state in
             var problems: [String] = []
@@ -32,11 +33,12 @@ extension CacheStore {
             if count != state.entries { problems.append("entries \(state.entries) != linked \(count)") }
             if bytes != state.bytes { problems.append("bytes \(state.bytes) != sum \(bytes)") }
             for (id, table) in state.tables.enumerated() {
-                let counters = table.counters
+                let counters = table.statistics
                 if counters.entries != perNamespace[id].entries || counters.bytes != perNamespace[id].bytes {
                     problems.append("namespace \(id): counters \(counters.entries)/\(counters.bytes) != \(perNamespace[id])")
                 }
                 if counters.loadsInFlight < 0 { problems.append("namespace \(id): loadsInFlight < 0") }
+                problems += table.replicaViolations()
             }
             if state.entries > limits.maxEntries { problems.append("entries \(state.entries) > maxEntries") }
             if state.bytes > limits.maxBytes { problems.append("bytes \(state.bytes) > maxBytes") }

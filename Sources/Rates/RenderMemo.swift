@@ -1,5 +1,5 @@
 import Base
-import Synchronization
+import Cache
 
 /// Rendered bodies keyed by query, valid for one table validator.
 ///
@@ -8,6 +8,10 @@ import Synchronization
 /// validator changes the memo starts over; when it holds `capacity` bodies (free-form
 /// `amount`s make the key space unbounded) it is emptied rather than tracking recency — the
 /// next requests re-render what is popular.
+///
+/// Each server event loop keeps its own memo (`LoopLocal`), so a hit takes no lock and writes
+/// no memory another loop uses; a body is rendered once per loop that serves it (at most
+/// `capacity` bodies per loop).
 public final class RenderMemo: Sendable {
     /// A body ready to serve and its strong ETag (quoted, RFC 9110 §8.8.3).
     public struct Rendered: Sendable {
@@ -26,7 +30,7 @@ public final class RenderMemo: Sendable {
 
     public let capacity: Int
     private let makeETag: ETagMaker
-    private let state = Mutex(State())
+    private let state = LoopLocal { State() }
 
     /// - Parameter etag: how ETags are spelled; the HTTP layer passes its shared helper so every
     ///   endpoint of the service derives tags the same way.
@@ -47,10 +51,11 @@ public final class RenderMemo: Sendable {
     /// index's, named by the CoinDesk disclaimer) belong to the value `validator` digests.
     public func rendered(_ query: RatesQuery, table: RateTable, validator: String,
                          constituents: [String] = []) throws(RatesInputError) -> Rendered {
-        if let hit = state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
+        let memo = state.current
+        if let hit = memo.state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
         let body = try RatesRenderer.render(query, table: table, constituents: constituents)
         let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
-        state.withLock { s in
+        memo.state.withLock { s in
             s.renders += 1
             if s.validator != validator {
                 s.validator = validator
@@ -63,7 +68,14 @@ public final class RenderMemo: Sendable {
         return rendered
     }
 
-    /// Bodies rendered so far (tests assert hits render nothing).
-    public var renderCount: Int { state.withLock { $0.renders } }
-    public var count: Int { state.withLock { $0.entries.count } }
+    /// Bodies rendered so far, by every loop (tests assert hits render nothing).
+    public var renderCount: Int { total(\.renders) }
+    /// Bodies held, by every loop.
+    public var count: Int { total(\.entries.count) }
+
+    private func total(_ part: KeyPath<State, Int>) -> Int {
+        var sum = 0
+        state.forEach { sum += $0[keyPath: part] }
+        return sum
+    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import Books
 
@@ -42,14 +43,44 @@ import Testing
         #expect(error == ISBNError(.unexpectedCharacter("\u{FFFD}", position: 4)))
     }
 
-    /// The fast path's answer is the canonical thirteen digits, for ISBN-10 and -13 alike.
+    /// The fast path's answer is the canonical thirteen digits, for ISBN-10 and -13 alike; it
+    /// answers nil (leaving the reason to the full parser) for anything else.
     @Test func fastPathGivesCanonicalDigits() {
-        let inputs = ["0-201-61622-X", "9780767908177", "979-10-0906360-8"]
-        let expected: [String?] = ["9780201616224", "9780767908177", "9791009063608"]
+        let inputs = ["0-201-61622-X", "9780767908177", "979-10-0906360-8", "0 306 40615 2", "080442957X"]
+        let expected: [String?] = ["9780201616224", "9780767908177", "9791009063608", "9780306406157", "9780804429573"]
         let answers = inputs.map { input in
-            Array(input.utf8).withUnsafeBufferPointer { ISBN.canonicalISBN13(asciiBytes: $0) }
+            Array(input.utf8).withUnsafeBufferPointer { ISBN(wellFormed: $0)?.isbn13 }
         }
         #expect(answers == expected)
-        #expect(Array("0201616220".utf8).withUnsafeBufferPointer { ISBN.canonicalISBN13(asciiBytes: $0) } == nil)
+        for wrong in ["0201616220", "9770767908177", "9780767908178", "97807679081770", "X201616220", "020161622X0",
+                      "97807679081X7", "978076790817", "", "-", "９780767908177"] {
+            #expect(Array(wrong.utf8).withUnsafeBufferPointer { ISBN(wellFormed: $0) } == nil, "\(wrong)")
+        }
+    }
+
+    /// Thousands of seeded inputs of ISBN characters (digits, X, hyphen, space), about half of
+    /// them with a correct check digit: bytes and text answer alike, every one.
+    @Test func seededInputsAnswerAsText() {
+        var rng = SplitMix64(seed: 2108)
+        let alphabet = Array("0123456789Xx- ".utf8)
+        for _ in 0..<5_000 {
+            var digits = (0..<[9, 12, Int.random(in: 0...14, using: &rng)][Int.random(in: 0..<3, using: &rng)]).map { _ in
+                alphabet[Int.random(in: 0..<(Int.random(in: 0..<8, using: &rng) == 0 ? alphabet.count : 10), using: &rng)]
+            }
+            if Bool.random(using: &rng), digits.count == 12 || digits.count == 9 {
+                if digits.count == 12, Bool.random(using: &rng) { digits[0...2] = [0x39, 0x37, 0x38] }
+                let values = digits.map { Int($0) - 0x30 }
+                let check = digits.count == 12
+                    ? Int(ISBN.checkDigit13(values.map { UInt8(truncatingIfNeeded: $0) }))
+                    : Int(ISBN.checkDigit10(values.map { UInt8(truncatingIfNeeded: $0) }))
+                digits.append(check == 10 ? UInt8(ascii: "X") : UInt8(0x30 + check))
+            }
+            let input = String(decoding: digits, as: UTF8.self)
+            switch (Self.parse(bytes: digits), Self.parse(text: input)) {
+            case let (.success(a), .success(b)): #expect(a == b && a.isbn13 == b.isbn13, "\(input)")
+            case let (.failure(a), .failure(b)): #expect(a == b, "\(input)")
+            case let (fromBytes, fromText): Issue.record("\(input): bytes \(fromBytes), text \(fromText)")
+            }
+        }
     }
 }

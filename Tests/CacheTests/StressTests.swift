@@ -77,6 +77,64 @@ import Testing
     }
 }
 
+@Suite struct LoopReplicaStressTests {
+    /// Two event-loop threads hit constantly (through their replicas) while tasks load, refresh,
+    /// purge, evict and advance the clock; every hit must be one the store would serve at that
+    /// moment's clock (checked against the value's own key and the clock), and afterwards the
+    /// replicas must hold exactly what the store holds.
+    @Test func loopHitsDuringChurnStayExact() async throws {
+        let limits = CacheLimits(maxEntries: 40, maxBytes: 1 << 30)
+        let clock = ManualCacheClock()
+        let store = CacheStore(limits: limits, clock: clock)
+        let ns = store.namespace("rates", keyType: Int.self, valueType: Payload.self)
+        let stop = Locked(false)
+        let wrong = Locked(0)
+        let loopHits = Locked(0)
+        let loops = (0..<2).map { loop in
+            startEventLoopThread(loop) {
+                var rng = SplitMix64(seed: UInt64(loop) + 99)
+                var hits = 0
+                while !stop.value {
+                    let key = Int.random(in: 0..<60, using: &rng)
+                    guard let hit = ns.fresh(key) else { continue }
+                    hits += 1
+                    if hit.value.text != "\(key)" || hit.freshnessLeftSeconds <= 0 { wrong.increment() }
+                }
+                return hits
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var rng = SplitMix64(seed: UInt64(worker) &* 31 &+ 7)
+                    for _ in 0..<3_000 {
+                        let key = Int.random(in: 0..<60, using: &rng)
+                        switch Int.random(in: 0..<100, using: &rng) {
+                        case 0..<2: ns.purge()
+                        case 2..<10: clock.advance(by: Double.random(in: 0..<0.3, using: &rng))
+                        default:
+                            let ttl = Double.random(in: 0...2, using: &rng)
+                            _ = try await ns.value(for: key) {
+                                CacheLoad(value: Payload(text: "\(key)"), ttlSeconds: ttl, staleSeconds: 1)
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        stop.set(true)
+        #expect(await waitUntil { loops.allSatisfy { $0.value != nil } }, "the loop threads stopped")
+        for loop in loops { loopHits.increment(by: loop.value ?? 0) }
+        #expect(wrong.value == 0)
+        #expect(loopHits.value > 0)
+        #expect(await waitUntil { ns.stats().loadsInFlight == 0 }, "background refreshes done")
+        let violations = store.auditViolations()
+        #expect(violations.isEmpty, "\(violations.prefix(5))")
+        #expect(ns.stats().hits >= UInt64(loopHits.value))
+    }
+}
+
 @Suite struct CancellationStressTests {
     /// Callers cancelled at random points: every caller that was not cancelled gets the value
     /// (a shared load is only cancelled once nobody waits for it), every cancelled one gets the

@@ -15,7 +15,9 @@ enum BooksProblems {
     }
 
     /// The ISBN of path placeholder `name`, from its bytes (a missing one is the empty ISBN).
+    /// A well-formed one (every cached hit's) is read with no error value built or copied.
     static func isbn(_ parameters: RouteParameters, _ name: String) throws(BooksProblem) -> ISBN {
-        try (parameters.withBytes(name) { BooksProblem.parse($0) } ?? BooksProblem.parse("")).get()
+        if let isbn = parameters.withBytes(name, { ISBN(wellFormed: $0) }) ?? nil { return isbn }
+        return try (parameters.withBytes(name) { BooksProblem.parse($0) } ?? BooksProblem.parse("")).get()
     }
 }
