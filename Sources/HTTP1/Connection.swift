@@ -62,7 +62,7 @@ final class Connection: @unchecked Sendable {
         var path = "-"
         var version = HTTPVersion.http1_1
         var isHead = false
-        var requestID = ""
+        var requestID: RequestID = ""
         var startedAt: UInt64 = 0
         /// From `X-Forwarded-For`, only with `trustForwardedHeaders`.
         var forwardedFor: String?
@@ -347,9 +347,9 @@ final class Connection: @unchecked Sendable {
     private func respond(to request: HTTPRequest, now: UInt64) {
         var request = request
         request.receivedAt = now
-        request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
+        request.requestIDValue = RequestID.resolve(request.headers["X-Request-ID"], source: owner.requestIDs)
         current = CurrentRequest(method: request.method, path: request.path, version: request.version,
-                                 isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now,
+                                 isHead: request.isHead, requestID: request.requestIDValue, startedAt: now,
                                  forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
                                  incomingTrace: RequestTrace.incoming(request.headers))
         switch core.responder(request) {
@@ -375,7 +375,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func writeProblem(status: HTTPStatus, detail: String) {
-        current = CurrentRequest(requestID: RequestID.generate(), startedAt: clock())
+        current = CurrentRequest(requestID: .generated(owner.requestIDs.next()), startedAt: clock())
         write(Problem(status: status, detail: detail).response, close: true)
     }
 
@@ -472,7 +472,7 @@ final class Connection: @unchecked Sendable {
             pendingLog = nil
             accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
                                      durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
-                                     requestID: current.requestID, remoteAddress: current.forwardedFor ?? remoteAddress,
+                                     requestID: current.requestID.description, remoteAddress: current.forwardedFor ?? remoteAddress,
                                      trace: current.resolvedTrace()))
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }

@@ -19,6 +19,8 @@ final class ConnectionLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Response heads are serialized here; only a partially written head is copied out.
     private(set) var headScratch: UnsafeMutableRawBufferPointer
+    /// This loop's generated request ids (a counter no other loop touches).
+    let requestIDs: RequestIDSource
     /// This loop's `Date` header, formatted at most once per second.
     var date = HTTPDateCache()
     /// This loop's connections that may be closed to make room at `maxConnections`.
@@ -42,8 +44,10 @@ final class ConnectionLoop: @unchecked Sendable {
         }
     }
 
-    init(readBufferSize: Int = 64 * 1024) {
+    /// Loop `index` of the server's `count`.
+    init(index: Int, count: Int, readBufferSize: Int = 64 * 1024) {
         loop = EventLoop()
+        requestIDs = RequestIDSource(index: index, count: count)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     }

@@ -1,8 +1,46 @@
 import Synchronization
 
 /// `X-Request-ID` handling: a client's id is echoed so it can correlate logs across hops;
-/// anything else gets a cheap, process-unique id.
-enum RequestID {
+/// anything else gets a cheap, process-unique id (`GeneratedRequestID`).
+///
+/// The id a response carries is held as a `RequestID` value: either the client's text or a
+/// generated id kept inline as two integers. A cached hit writes the generated one into its
+/// head as bytes and never makes a `String` of it (a 17-byte `String` is a heap allocation);
+/// the text is made only when something asks for it (a log line, a problem's detail, a handler
+/// reading `HTTPRequest.requestID`).
+public enum RequestID: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The client's id (or one a test or handler chose), as sent.
+    case text(String)
+    /// An id made by the server.
+    case generated(GeneratedRequestID)
+
+    public init(stringLiteral value: String) { self = .text(value) }
+
+    /// The id as text (made on demand for a generated id).
+    public var description: String {
+        switch self {
+        case .text(let text): return text
+        case .generated(let id): return id.description
+        }
+    }
+
+    /// How many bytes `write(into:)` writes.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): return text.utf8.count
+        case .generated(let id): return id.byteCount
+        }
+    }
+
+    /// Writes the id's bytes (the generated form straight from its integers).
+    @inline(__always)
+    func write(into out: inout ByteWriter) {
+        switch self {
+        case .text(let text): out.write(text)
+        case .generated(let id): id.write(into: &out)
+        }
+    }
+
     /// A client-supplied id is kept when it is 1–128 visible ASCII characters (0x21–0x7E):
     /// such a value cannot split a header line or smuggle control bytes into logs.
     static func isAcceptable(_ value: String) -> Bool {
@@ -15,35 +53,83 @@ enum RequestID {
         return count > 0
     }
 
-    private static let counter = Atomic<UInt64>(0)
+    /// The id the response carries for a request whose header held `value`: the client's when
+    /// acceptable, else one from `source`.
+    static func resolve(_ value: String?, source: RequestIDSource) -> RequestID {
+        if let value, isAcceptable(value) { return .text(value) }
+        return .generated(source.next())
+    }
+}
 
-    /// Eight hex digits drawn at random once per process start (the system's random source),
-    /// then a counter: unique within a run, unlikely to collide across restarts, and one atomic
-    /// increment to make.
-    private static let prefix: UInt64 = UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF
+/// A server-made request id, `pppppppp-nnnnnnnn` in lower-case hex: a per-process random prefix
+/// and a counter (more than 8 counter digits only after 4 billion ids). Held as integers so
+/// that making one allocates nothing.
+public struct GeneratedRequestID: Sendable, Equatable, CustomStringConvertible {
+    /// The random part (32 bits).
+    let prefix: UInt32
+    let counter: UInt64
 
-    /// `pppppppp-nnnnnnnn` (hex; the counter part grows past 8 digits only after 4 billion ids).
-    static func generate() -> String {
-        let n = counter.add(1, ordering: .relaxed).newValue
-        let counterDigits = max(8, (64 - n.leadingZeroBitCount + 3) / 4)
-        return String(unsafeUninitializedCapacity: 9 + counterDigits) { buffer in
-            let hex: StaticString = "0123456789abcdef"
-            hex.withUTF8Buffer { digits in
-                for i in 0..<8 {
-                    buffer[i] = digits[Int((prefix >> UInt64(28 - 4 * i)) & 0xF)]
-                }
-                buffer[8] = UInt8(ascii: "-")
-                for i in 0..<counterDigits {
-                    buffer[9 + i] = digits[Int((n >> UInt64(4 * (counterDigits - 1 - i))) & 0xF)]
-                }
-            }
-            return 9 + counterDigits
+    /// Digits of the counter part: at least 8.
+    var counterDigits: Int { max(8, (64 - counter.leadingZeroBitCount + 3) / 4) }
+
+    var byteCount: Int { 9 + counterDigits }
+
+    @inline(__always)
+    func write(into out: inout ByteWriter) {
+        out.withUnsafeSpace(byteCount) { write(to: $0) }
+    }
+
+    /// Writes the `byteCount` bytes of the id at `buffer`.
+    @inline(__always)
+    private func write(to buffer: UnsafeMutablePointer<UInt8>) {
+        let digits = counterDigits
+        for i in 0..<8 {
+            buffer[i] = Self.hexDigit(UInt64(prefix) >> UInt64(28 - 4 * i))
+        }
+        buffer[8] = UInt8(ascii: "-")
+        for i in 0..<digits {
+            buffer[9 + i] = Self.hexDigit(counter >> UInt64(4 * (digits - 1 - i)))
         }
     }
 
-    /// The id the response carries for a request whose header held `value`.
-    static func resolve(_ value: String?) -> String {
-        if let value, isAcceptable(value) { return value }
-        return generate()
+    /// The lower-case hex digit of `value`'s low four bits.
+    @inline(__always)
+    private static func hexDigit(_ value: UInt64) -> UInt8 {
+        let nibble = UInt8(truncatingIfNeeded: value & 0xF)
+        return nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    }
+
+    public var description: String {
+        String(unsafeUninitializedCapacity: byteCount) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            write(to: base)
+            return byteCount
+        }
+    }
+}
+
+/// Where one event loop draws its generated request ids: a counter of its own, so a request
+/// touches no memory another loop writes (a process-wide atomic counter was one shared cache
+/// line bounced between the loops' cores on every hit). Loop `index` of `count` hands out
+/// `index + 1`, `index + 1 + count`, …, so ids stay unique across the loops of a process; the
+/// prefix is drawn at random once per process start (the system's random source), so ids are
+/// unlikely to collide across restarts.
+final class RequestIDSource: Sendable {
+    private static let processPrefix = UInt32.random(in: 0...UInt32.max)
+
+    private let prefix: UInt32
+    private let stride: UInt64
+    /// The next counter value. Atomic only to be `Sendable`: one loop's thread increments it.
+    private let nextCounter: Atomic<UInt64>
+
+    init(index: Int = 0, count: Int = 1, prefix: UInt32 = RequestIDSource.processPrefix) {
+        self.prefix = prefix
+        self.stride = UInt64(max(1, count))
+        self.nextCounter = Atomic(UInt64(max(0, index)) + 1)
+    }
+
+    func next() -> GeneratedRequestID {
+        let counter = nextCounter.add(stride, ordering: .relaxed).oldValue
+        return GeneratedRequestID(prefix: prefix, counter: counter)
     }
 }
