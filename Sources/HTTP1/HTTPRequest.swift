@@ -41,6 +41,9 @@ public struct HTTPRequest: Sendable {
     /// (`DispatchTime.uptimeNanoseconds`); 0 for a request the server did not read (tests).
     /// Latency measured from here includes routing, and costs the handler no clock reading.
     public var receivedAt: UInt64 = 0
+    /// Which of the fields the server reads for every request were sent, when the parser made
+    /// this request (`ServerReadFields`).
+    var serverReadFields = ServerReadFields.unknown
 
     public init(
         method: String, target: String, version: HTTPVersion = .http1_1,

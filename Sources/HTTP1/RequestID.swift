@@ -79,24 +79,48 @@ public struct GeneratedRequestID: Sendable, Equatable, CustomStringConvertible {
         out.withUnsafeSpace(byteCount) { write(to: $0) }
     }
 
-    /// Writes the `byteCount` bytes of the id at `buffer`.
+    /// Writes the `byteCount` bytes of the id at `buffer`: eight hex digits at a time from a
+    /// 32-bit value, spread into the bytes of a word (no loop per digit, no table).
     @inline(__always)
     private func write(to buffer: UnsafeMutablePointer<UInt8>) {
-        let digits = counterDigits
-        for i in 0..<8 {
-            buffer[i] = Self.hexDigit(UInt64(prefix) >> UInt64(28 - 4 * i))
-        }
+        let raw = UnsafeMutableRawPointer(buffer)
+        raw.storeBytes(of: Self.hexWord(prefix), as: UInt64.self)
         buffer[8] = UInt8(ascii: "-")
-        for i in 0..<digits {
-            buffer[9 + i] = Self.hexDigit(counter >> UInt64(4 * (digits - 1 - i)))
+        let digits = counterDigits
+        let low = Self.hexWord(UInt32(truncatingIfNeeded: counter))
+        if digits > 8 {
+            // Past 4 billion ids: the digits above the low eight come first.
+            let high = counter &>> 32
+            for i in 0..<(digits - 8) {
+                let nibble = UInt8(truncatingIfNeeded: (high &>> UInt64(4 * (digits - 9 - i))) & 0xF)
+                buffer[9 + i] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+            }
         }
+        raw.storeBytes(of: low, toByteOffset: 1 + digits, as: UInt64.self)
     }
 
-    /// The lower-case hex digit of `value`'s low four bits.
+    /// The eight lower-case hex digits of `value`, most significant first, as the bytes of a
+    /// word in memory order.
     @inline(__always)
-    private static func hexDigit(_ value: UInt64) -> UInt8 {
-        let nibble = UInt8(truncatingIfNeeded: value & 0xF)
-        return nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    static func hexWord(_ value: UInt32) -> UInt64 {
+        // One nibble per byte, the most significant in the highest byte. (Typed constants and
+        // masking shifts: literal-heavy operator chains are slow for the type checker.)
+        let halves: UInt64 = 0x0000_FFFF
+        let bytes: UInt64 = 0x0000_00FF_0000_00FF
+        let nibbles: UInt64 = 0x000F_000F_000F_000F
+        let six: UInt64 = 0x0606_0606_0606_0606
+        let sixteens: UInt64 = 0x1010_1010_1010_1010
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        let letterGap: UInt64 = 39 // from '9' + 1 to 'a'
+        var x = UInt64(value)
+        x = ((x &>> 16) & halves) &<< 32 | (x & halves)
+        x = ((x &>> 8) & bytes) &<< 16 | (x & bytes)
+        x = ((x &>> 4) & nibbles) &<< 8 | (x & nibbles)
+        // 0–9 → '0'–'9', 10–15 → 'a'–'f': a byte ≥ 10 gets 0x10 from the add of 6.
+        let letters: UInt64 = ((x &+ six) & sixteens) &>> 4
+        let ascii: UInt64 = x &+ zeros &+ letters &* letterGap
+        // Memory order is little-endian: the most significant digit must come first.
+        return ascii.byteSwapped
     }
 
     public var description: String {

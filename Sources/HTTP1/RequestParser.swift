@@ -175,6 +175,7 @@ public struct RequestParser: Sendable {
         if pending.target.authority != nil {
             request.target = pending.target.raw
         }
+        request.serverReadFields = pending.serverReadFields
         let keepAlive = pending.keepAlive
         pending.reset()
         expectContinuePending = false
