@@ -176,7 +176,7 @@ extension RequestParser {
             return .failure(.badRequest("A field name must not be empty (RFC 9110 §5.1)"))
         }
         let value = ParseBytes(line.base, i + 1, line.end)
-        guard value.allSatisfy(ParseByte.isFieldValueByte) else {
+        guard value.allFieldValueBytes() else {
             return .failure(.badRequest("A field value contains a control character (RFC 9110 §5.5)"))
         }
         return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))
