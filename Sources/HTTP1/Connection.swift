@@ -282,8 +282,8 @@ final class Connection: @unchecked Sendable {
             pullInput()
         case .writeContinue:
             ResponseHead.continueBytes.withUnsafeBytes { send(head: $0, body: nil) }
-        case let .writeProblem(status, detail):
-            writeProblem(status: status, detail: detail)
+        case let .writeProblem(problem):
+            writeProblem(status: problem.status, detail: problem.detail)
         case .closeLingering:
             SocketIO.shutdownOutput(fd)
             resumeReading()
