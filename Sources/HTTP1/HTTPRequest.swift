@@ -43,20 +43,29 @@ public struct HTTPRequest: Sendable {
     public var receivedAt: UInt64 = 0
     /// Which of the fields the server reads for every request were sent, when the parser made
     /// this request (`ServerReadFields`).
-    var serverReadFields = ServerReadFields.unknown
+    var serverReadFields: ServerReadFields
 
     public init(
         method: String, target: String, version: HTTPVersion = .http1_1,
         headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], requestID: String = ""
     ) {
+        self.init(method: method, target: target, routedTarget: target, version: version,
+                  headers: headers, body: body, serverReadFields: .unknown, requestID: .text(requestID))
+    }
+
+    /// A request as the parser completes it: `routedTarget` is the target's `path[?query]`
+    /// (the target itself but for absolute-form), `serverReadFields` what the parser saw.
+    init(method: String, target: String, routedTarget: String, version: HTTPVersion,
+         headers: HTTPHeaders, body: [UInt8], serverReadFields: ServerReadFields, requestID: RequestID = "") {
         self.method = method
         self.target = target
-        self.routedTarget = target
-        self.queryMark = HTTPRequest.queryMark(in: target)
+        self.routedTarget = routedTarget
+        self.queryMark = HTTPRequest.queryMark(in: routedTarget)
         self.version = version
         self.headers = headers
         self.body = body
-        self.requestIDValue = .text(requestID)
+        self.requestIDValue = requestID
+        self.serverReadFields = serverReadFields
     }
 
     /// The path part of the target, still percent-encoded (the router decodes segments).
