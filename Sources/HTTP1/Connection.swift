@@ -381,10 +381,13 @@ final class Connection: @unchecked Sendable {
         let sent = request.serverReadFields
         request.requestIDValue = RequestID.resolve(sent.contains(.requestID) ? request.headers["X-Request-ID"] : nil,
                                                    source: owner.requestIDs)
-        state.current = CurrentRequest(method: request.method, path: request.path, version: request.version,
-                                 isHead: request.isHead, requestID: request.requestIDValue, startedAt: now,
-                                 forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
-                                 incomingTrace: sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil)
+        // Method and path are kept for the access line only: without one, nothing reads them.
+        let logged = core.accessLog != nil
+        state.current = CurrentRequest(method: logged ? request.method : "-", path: logged ? request.path : "-",
+                                       version: request.version, isHead: request.isHead,
+                                       requestID: request.requestIDValue, startedAt: now,
+                                       forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
+                                       incomingTrace: sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil)
         switch core.responder(request) {
         case let .ready(response):
             deliver(response)
