@@ -49,6 +49,15 @@ struct ByteWriter {
         count += 1
     }
 
+    /// Lets `body` write exactly `count` bytes in place (a value that formats itself, such as
+    /// a generated request id, with no intermediate copy).
+    @inline(__always)
+    mutating func withUnsafeSpace(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        precondition(self.count + count <= capacity, "ByteWriter: head larger than its computed capacity")
+        body((base + self.count).assumingMemoryBound(to: UInt8.self))
+        self.count += count
+    }
+
     /// The bytes written since offset `start` (to check what was just copied, in place).
     @inline(__always)
     func written(from start: Int) -> UnsafeRawBufferPointer {

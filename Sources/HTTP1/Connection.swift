@@ -22,47 +22,71 @@ final class Connection: @unchecked Sendable {
     /// that tried to make room for it) and never changed afterwards.
     var isRejected: Bool
 
-    private var machine: ConnectionStateMachine
-    private var parser: RequestParser
+    /// Everything about the connection that changes (what the stored `var`s of a class would
+    /// hold), kept in memory the connection allocates in `init` and frees in `deinit`.
+    ///
+    /// Why: each access to a class's stored `var` is checked for exclusivity at run time (a
+    /// `swift_beginAccess`/`swift_endAccess` pair with a thread-local lookup), and a cached hit
+    /// made about fifteen such accesses here, some 1,000 instructions. The checks catch
+    /// overlapping accesses from re-entrant code; every access here happens on the owner loop's
+    /// thread (the `@unchecked Sendable` promise) and none spans a call back into the connection
+    /// (each is one state-machine step, one parser call or one assignment), so memory reached
+    /// through a pointer, which the run time does not track, gives up nothing.
+    private struct State {
+        var machine: ConnectionStateMachine
+        var parser: RequestParser
 
-    /// The connection's one timer on its loop (-1 before `start` and after the close).
-    private var timer = -1
-    /// What the loop watches `fd` for.
-    private var interest = SocketInterest.reading
-    /// The descriptor was handed back (unregistered, its close queued): no I/O on `fd` from
-    /// here on. Set exactly when the state machine reaches `.closed` (its `.close` action is
-    /// returned once), so wherever the machine is asked first (`canPullInput`, `reclaimable`)
-    /// it needs no second check.
-    private var closed = false
-    /// Where this connection sits in its loop's reclaimable list, or -1 while unlisted.
-    /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
-    /// while busy — the reclaim path drops busy entries (see `ReclaimableConnections`).
-    private var reclaimHandle: ReclaimableConnections.Handle = -1
-    /// `machine.requestCount` when last listed or moved: the entry is current while it matches.
-    private var listedAfterRequests = 0
+        /// The connection's one timer on its loop (-1 before `start` and after the close).
+        var timer = -1
+        /// What the loop watches `fd` for.
+        var interest = SocketInterest.reading
+        /// The descriptor was handed back (unregistered, its close queued): no I/O on `fd` from
+        /// here on. Set exactly when the state machine reaches `.closed` (its `.close` action is
+        /// returned once), so wherever the machine is asked first (`canPullInput`, `reclaimable`)
+        /// it needs no second check.
+        var closed = false
+        /// Where this connection sits in its loop's reclaimable list, or -1 while unlisted.
+        /// Listed (or moved to the tail) each time it begins to wait for a request; left listed
+        /// while busy — the reclaim path drops busy entries (see `ReclaimableConnections`).
+        var reclaimHandle: ReclaimableConnections.Handle = -1
+        /// `machine.requestCount` when last listed or moved: the entry is current while it matches.
+        var listedAfterRequests = 0
 
-    // Output that the kernel has not taken yet. The head remainder is a private copy (the
-    // head itself is serialized into the loop's shared buffer); the body is the response's
-    // own copy-on-write storage, never copied.
-    private var pendingHead: [UInt8] = []
-    private var pendingHeadOffset = 0
-    private var pendingBody: [UInt8] = []
-    private var pendingBodyOffset = 0
+        // Output that the kernel has not taken yet. The head remainder is a private copy (the
+        // head itself is serialized into the loop's shared buffer); the body is the response's
+        // own copy-on-write storage, never copied.
+        var pendingHead: [UInt8] = []
+        var pendingHeadOffset = 0
+        var pendingBody: [UInt8] = []
+        var pendingBodyOffset = 0
 
-    /// The request being answered, for the response head and the access log.
-    private var current = CurrentRequest()
-    /// Status and body size of the response being flushed; logged once it is fully written.
-    private var pendingLog: (status: Int, bytes: Int)?
-    private var inPullLoop = false
-    /// When the loop event being handled began (0 between events): see `clock()`.
-    private var eventTime: UInt64 = 0
+        /// The request being answered, for the response head and the access log.
+        var current = CurrentRequest()
+        /// Status and body size of the response being flushed; logged once it is fully written.
+        var pendingLog: (status: Int, bytes: Int)?
+        var inPullLoop = false
+        /// When the loop event being handled began (0 between events): see `clock()`.
+        var eventTime: UInt64 = 0
+
+        init(machine: ConnectionStateMachine, parser: RequestParser) {
+            self.machine = machine
+            self.parser = parser
+        }
+    }
+
+    private let stateStorage: UnsafeMutablePointer<State>
+    @inline(__always)
+    private var state: State {
+        _read { yield stateStorage.pointee }
+        _modify { yield &stateStorage.pointee }
+    }
 
     private struct CurrentRequest {
         var method = "-"
         var path = "-"
         var version = HTTPVersion.http1_1
         var isHead = false
-        var requestID = ""
+        var requestID: RequestID = ""
         var startedAt: UInt64 = 0
         /// From `X-Forwarded-For`, only with `trustForwardedHeaders`.
         var forwardedFor: String?
@@ -92,8 +116,14 @@ final class Connection: @unchecked Sendable {
         self.core = core
         self.remoteAddress = remoteAddress
         self.isRejected = isRejected
-        self.machine = ConnectionStateMachine(timeouts: core.timeouts, now: now)
-        self.parser = RequestParser(limits: core.parserLimits)
+        stateStorage = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        stateStorage.initialize(to: State(machine: ConnectionStateMachine(timeouts: core.timeouts, now: now),
+                                          parser: RequestParser(limits: core.parserLimits)))
+    }
+
+    deinit {
+        stateStorage.deinitialize(count: 1)
+        stateStorage.deallocate()
     }
 
     // MARK: - Lifecycle (all on owner.loop)
@@ -101,36 +131,36 @@ final class Connection: @unchecked Sendable {
     func start() {
         // Shutdown may have reached a connection whose start was still queued: it is closed
         // (and its descriptor with it), so there is nothing to watch.
-        guard !closed else { return }
-        timer = owner.loop.addTimer { [weak self] in
+        guard !state.closed else { return }
+        state.timer = owner.loop.addTimer { [weak self] in
             guard let self else { return }
-            self.execute(self.machine.timerFired(now: self.clock()))
+            self.execute(self.state.machine.timerFired(now: self.clock()))
         }
-        if let failure = owner.loop.sockets.register(self, fd: fd, interest: interest) {
+        if let failure = owner.loop.sockets.register(self, fd: fd, interest: state.interest) {
             pollingFailed(failure)
             return
         }
 
         let now = clock()
-        execute(machine.start(now: now))
+        execute(state.machine.start(now: now))
         if isRejected {
-            execute(machine.parseError(status: .serviceUnavailable,
+            execute(state.machine.parseError(status: .serviceUnavailable,
                                        detail: "The server is at its connection limit; retry shortly.", now: now))
         } else if core.isDraining {
-            execute(machine.shutdownRequested(now: now))
+            execute(state.machine.shutdownRequested(now: now))
         }
         noteWaiting()
     }
 
     func shutdownRequested() {
-        execute(machine.shutdownRequested(now: clock()))
+        execute(state.machine.shutdownRequested(now: clock()))
     }
 
     func forceClose() {
-        execute(machine.forceClose())
+        execute(state.machine.forceClose())
     }
 
-    var isClosed: Bool { closed }
+    var isClosed: Bool { state.closed }
 
     /// What `reclaim()` did with this (listed) connection.
     enum ReclaimResult {
@@ -152,19 +182,19 @@ final class Connection: @unchecked Sendable {
     /// arrived just now is served rather than cut, and a connection whose peer already left
     /// frees its slot without counting as reclaimed.
     func reclaim() -> ReclaimResult {
-        let served = machine.requestCount
-        if machine.reclaimable != nil, interest.read { readable() }
-        if closed { return .closedByPeer }
-        guard let state = machine.reclaimable else {
+        let served = state.machine.requestCount
+        if state.machine.reclaimable != nil, state.interest.read { readable() }
+        if state.closed { return .closedByPeer }
+        guard let reclaimable = state.machine.reclaimable else {
             unlist()
             return .busy
         }
-        guard machine.requestCount == served, served == listedAfterRequests else {
+        guard state.machine.requestCount == served, served == state.listedAfterRequests else {
             noteWaiting() // it served a request just now (the read above) and waits again
             return .requeued
         }
-        execute(machine.reclaimRequested(now: clock()))
-        return .reclaimed(state)
+        execute(state.machine.reclaimRequested(now: clock()))
+        return .reclaimed(reclaimable)
     }
 
     /// Keeps this connection's entry in its loop's reclaimable list current when it waits for
@@ -173,48 +203,48 @@ final class Connection: @unchecked Sendable {
     /// it served, and does nothing while the entry is current.
     @inline(__always)
     private func noteWaiting() {
-        guard reclaimHandle < 0 || machine.requestCount != listedAfterRequests,
-              let since = machine.waitingSince else { return }
-        listedAfterRequests = machine.requestCount
-        if reclaimHandle < 0 {
-            reclaimHandle = owner.reclaimables.list(self, since: since)
+        guard state.reclaimHandle < 0 || state.machine.requestCount != state.listedAfterRequests,
+              let since = state.machine.waitingSince else { return }
+        state.listedAfterRequests = state.machine.requestCount
+        if state.reclaimHandle < 0 {
+            state.reclaimHandle = owner.reclaimables.list(self, since: since)
         } else {
-            owner.reclaimables.waitsAgain(reclaimHandle, since: since)
+            owner.reclaimables.waitsAgain(state.reclaimHandle, since: since)
         }
     }
 
     private func unlist() {
-        guard reclaimHandle >= 0 else { return }
-        owner.reclaimables.unlist(reclaimHandle)
-        reclaimHandle = -1
+        guard state.reclaimHandle >= 0 else { return }
+        owner.reclaimables.unlist(state.reclaimHandle)
+        state.reclaimHandle = -1
     }
 
     /// True when the state machine would let this connection be reclaimed now (tests).
-    var isReclaimable: Bool { machine.reclaimable != nil }
+    var isReclaimable: Bool { state.machine.reclaimable != nil }
 
     private func closeNow() {
-        closed = true
+        state.closed = true
         unlist() // before the descriptor goes, and long before the registry lets go of us
-        if timer >= 0 { owner.loop.removeTimer(timer) }
-        timer = -1
+        if state.timer >= 0 { owner.loop.removeTimer(state.timer) }
+        state.timer = -1
         let failure = owner.loop.sockets.remove(fd: fd)
         // After the batch, not now: the caller is still running inside the connection, and
         // events for the descriptor may still be in the batch being delivered.
         owner.loop.afterBatch { [self] in
             SocketIO.close(fd)
-            pendingBody = []
+            state.pendingBody = []
             core.connectionClosed(self)
         }
         if let failure { report(failure, then: "closing the descriptor drops the watch anyway") }
     }
 
     private func watch(_ wanted: SocketInterest) {
-        guard wanted != interest, !closed else { return }
+        guard wanted != state.interest, !state.closed else { return }
         if let failure = owner.loop.sockets.update(fd: fd, interest: wanted) {
             pollingFailed(failure)
             return
         }
-        interest = wanted
+        state.interest = wanted
     }
 
     /// epoll refused to watch the socket (or to change what it is watched for): the
@@ -222,7 +252,7 @@ final class Connection: @unchecked Sendable {
     /// like a failed read or write, and the failure is logged.
     private func pollingFailed(_ failure: SocketPollingFailure) {
         report(failure, then: "closing the connection")
-        execute(machine.ioFailed())
+        execute(state.machine.ioFailed())
     }
 
     private func report(_ failure: SocketPollingFailure, then consequence: String) {
@@ -237,7 +267,7 @@ final class Connection: @unchecked Sendable {
     @inline(__always)
     private func take<Action>(_ step: ConnectionStateMachine.Step<Action>) -> Action {
         if case let .arm(deadline) = step.timer {
-            owner.loop.arm(timer, at: deadline)
+            owner.loop.arm(state.timer, at: deadline)
         }
         return step.action
     }
@@ -252,8 +282,8 @@ final class Connection: @unchecked Sendable {
             pullInput()
         case .writeContinue:
             ResponseHead.continueBytes.withUnsafeBytes { send(head: $0, body: nil) }
-        case let .writeProblem(status, detail):
-            writeProblem(status: status, detail: detail)
+        case let .writeProblem(problem):
+            writeProblem(status: problem.status, detail: problem.detail)
         case .closeLingering:
             SocketIO.shutdownOutput(fd)
             resumeReading()
@@ -266,55 +296,55 @@ final class Connection: @unchecked Sendable {
 
     /// Called by the loop when `fd` is readable (or hung up) and reading is wanted.
     func readable() {
-        guard !closed else { return }
-        eventTime = Self.now()
-        defer { eventTime = 0 }
+        guard !state.closed else { return }
+        state.eventTime = Self.now()
+        defer { state.eventTime = 0 }
         let buffer = owner.readBuffer
         switch SocketIO.read(fd, into: buffer) {
         case let .bytes(n):
             // After the final response, input is only read to see the peer's EOF. While the
             // responder works, pipelined bytes are buffered for later.
-            guard !machine.discardsInput else { return }
-            parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            if machine.canPullInput {
+            guard !state.machine.discardsInput else { return }
+            state.parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            if state.machine.canPullInput {
                 pullInput()
-            } else if parser.bufferedByteCount >= Self.readHighWater {
+            } else if state.parser.bufferedByteCount >= Self.readHighWater {
                 suspendReading()
             }
         case .endOfInput:
             suspendReading() // EOF stays readable forever
-            execute(machine.peerClosed(now: clock()))
+            execute(state.machine.peerClosed(now: clock()))
         case .wouldBlock:
             break
         case .failed:
-            execute(machine.ioFailed())
+            execute(state.machine.ioFailed())
         }
     }
 
     /// Runs the parser while the state machine wants requests. Re-entrant calls (a response
     /// flushed synchronously inside the loop asks for more input) fall through to the loop.
     private func pullInput() {
-        guard !inPullLoop else { return }
-        inPullLoop = true
-        defer { inPullLoop = false }
-        while machine.canPullInput {
-            switch parser.next() {
+        guard !state.inPullLoop else { return }
+        state.inPullLoop = true
+        defer { state.inPullLoop = false }
+        while state.machine.canPullInput {
+            switch state.parser.next() {
             case .needMore:
-                if !machine.inputClosed { resumeReading() }
+                if !state.machine.inputClosed { resumeReading() }
                 releaseIdleParserMemory()
-                execute(machine.needMore(phase: parser.phase, now: clock()))
+                execute(state.machine.needMore(phase: state.parser.phase, now: clock()))
                 noteWaiting()
                 return
             case .expectContinue:
-                execute(machine.expectContinue(now: clock()))
+                execute(state.machine.expectContinue(now: clock()))
             case let .request(request, keepAlive):
                 let now = clock()
-                switch take(machine.requestReceived(keepAlive: keepAlive, now: now)) {
+                switch take(state.machine.requestReceived(keepAlive: keepAlive, now: now)) {
                 case .respond: respond(to: request, now: now)
                 case .none: break
                 }
             case let .error(error):
-                execute(machine.parseError(status: error.status, detail: error.detail, now: clock()))
+                execute(state.machine.parseError(status: error.status, detail: error.detail, now: clock()))
             }
         }
     }
@@ -326,8 +356,8 @@ final class Connection: @unchecked Sendable {
     /// every request cost a parser's teardown and set-up plus a `malloc`/`free` pair per
     /// request (~5% of a cached hit's instructions) to save less than 300 bytes.
     private func releaseIdleParserMemory() {
-        if parser.bufferedByteCount == 0 && parser.phase == .idle && parser.buffer.capacity > Self.keptParserCapacity {
-            parser = RequestParser(limits: core.parserLimits)
+        if state.parser.bufferedByteCount == 0 && state.parser.phase == .idle && state.parser.buffer.capacity > Self.keptParserCapacity {
+            state.parser = RequestParser(limits: core.parserLimits)
         }
     }
 
@@ -335,29 +365,35 @@ final class Connection: @unchecked Sendable {
     static let keptParserCapacity = 256
 
     private func suspendReading() {
-        watch(SocketInterest(read: false, write: interest.write))
+        watch(SocketInterest(read: false, write: state.interest.write))
     }
 
     private func resumeReading() {
-        watch(SocketInterest(read: true, write: interest.write))
+        watch(SocketInterest(read: true, write: state.interest.write))
     }
 
     // MARK: - Responding
 
-    private func respond(to request: HTTPRequest, now: UInt64) {
-        var request = request
+    /// Takes the request over (`consuming`): it is completed here (receive time, id) and
+    /// handed on, with no copy of it made and destroyed on the way.
+    private func respond(to request: consuming HTTPRequest, now: UInt64) {
         request.receivedAt = now
-        request.requestID = RequestID.resolve(request.headers["X-Request-ID"])
-        current = CurrentRequest(method: request.method, path: request.path, version: request.version,
-                                 isHead: request.method == "HEAD", requestID: request.requestID, startedAt: now,
-                                 forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
-                                 incomingTrace: RequestTrace.incoming(request.headers))
+        let sent = request.serverReadFields
+        request.requestIDValue = RequestID.resolve(sent.contains(.requestID) ? request.headers["X-Request-ID"] : nil,
+                                                   source: owner.requestIDs)
+        // Method and path are kept for the access line only: without one, nothing reads them.
+        let logged = core.accessLog != nil
+        state.current = CurrentRequest(method: logged ? request.method : "-", path: logged ? request.path : "-",
+                                       version: request.version, isHead: request.isHead,
+                                       requestID: request.requestIDValue, startedAt: now,
+                                       forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
+                                       incomingTrace: sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil)
         switch core.responder(request) {
         case let .ready(response):
             deliver(response)
         case let .pending(work):
-            let trace = RequestTrace.begin(current.incomingTrace, headers: request.headers)
-            current.trace = trace
+            let trace = RequestTrace.begin(state.current.incomingTrace, headers: request.headers)
+            state.current.trace = trace
             Task { [requestID = request.requestID] in
                 let response = await RequestContext.$requestID.withValue(requestID) {
                     await TraceContext.$current.withValue(trace) { await work() }
@@ -368,41 +404,41 @@ final class Connection: @unchecked Sendable {
     }
 
     private func deliver(_ response: HTTPResponse) {
-        switch take(machine.responseReady(now: clock())) {
+        switch take(state.machine.responseReady(now: clock())) {
         case let .writeResponse(close): write(response, close: close)
         case .none: break
         }
     }
 
     private func writeProblem(status: HTTPStatus, detail: String) {
-        current = CurrentRequest(requestID: RequestID.generate(), startedAt: clock())
+        state.current = CurrentRequest(requestID: .generated(owner.requestIDs.next()), startedAt: clock())
         write(Problem(status: status, detail: detail).response, close: true)
     }
 
     private func write(_ response: HTTPResponse, close: Bool) {
-        let date = owner.date.current()
+        let date = owner.currentDate()
         let serverName = core.configuration.serverName
         var response = response
         var scratch = owner.headScratch(atLeast: ResponseHead.capacity(
-            response, requestID: current.requestID, date: date, serverName: serverName))
+            response, requestID: state.current.requestID, date: date, serverName: serverName))
         var (framing, headCount, safe) = ResponseHead.write(
-            response, version: current.version, isHead: current.isHead, close: close,
-            requestID: current.requestID, date: date, serverName: serverName, into: scratch)
+            response, version: state.current.version, isHead: state.current.isHead, close: close,
+            requestID: state.current.requestID, date: date, serverName: serverName, into: scratch)
         if !safe {
             // Never the header: a 500 problem instead, and the field's name in the log.
             let name = ResponseHeaderGuard.firstUnsafeField(response.headers).map { ResponseHeaderGuard.describe(response.headers.fields[$0]) }
-            core.log("request \(current.requestID): response header \(name ?? "?") holds a control character "
+            core.log("request \(state.current.requestID): response header \(name ?? "?") holds a control character "
                 + "or is not a token; answering 500 instead of writing it")
             response = Problem(status: .internalServerError,
-                               detail: "The response could not be sent safely. Request id \(current.requestID).").response
+                               detail: "The response could not be sent safely. Request id \(state.current.requestID).").response
             scratch = owner.headScratch(atLeast: ResponseHead.capacity(
-                response, requestID: current.requestID, date: date, serverName: serverName))
+                response, requestID: state.current.requestID, date: date, serverName: serverName))
             (framing, headCount, safe) = ResponseHead.write(
-                response, version: current.version, isHead: current.isHead, close: close,
-                requestID: current.requestID, date: date, serverName: serverName, into: scratch)
+                response, version: state.current.version, isHead: state.current.isHead, close: close,
+                requestID: state.current.requestID, date: date, serverName: serverName, into: scratch)
         }
         if core.accessLog != nil {
-            pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
+            state.pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
         }
         send(head: UnsafeRawBufferPointer(rebasing: scratch[..<headCount]),
              body: framing.sendsBody && !response.body.isEmpty ? response.body : nil)
@@ -414,7 +450,7 @@ final class Connection: @unchecked Sendable {
     /// does not take is kept and flushed when the socket is writable. `head` may point into the
     /// loop's scratch: it is not touched after this returns or calls out.
     private func send(head: UnsafeRawBufferPointer, body: [UInt8]?) {
-        guard !closed else { return }
+        guard !state.closed else { return }
         let total = head.count + (body?.count ?? 0)
         let written: Int
         if let body {
@@ -427,61 +463,61 @@ final class Connection: @unchecked Sendable {
             return
         }
         if written < 0 {
-            execute(machine.ioFailed())
+            execute(state.machine.ioFailed())
             return
         }
-        pendingHead = written < head.count ? Array(head[written...]) : []
-        pendingHeadOffset = 0
-        pendingBody = body ?? []
-        pendingBodyOffset = max(0, written - head.count)
+        state.pendingHead = written < head.count ? Array(head[written...]) : []
+        state.pendingHeadOffset = 0
+        state.pendingBody = body ?? []
+        state.pendingBodyOffset = max(0, written - head.count)
         waitForWritable()
-        execute(machine.writeBlocked(now: clock()))
+        execute(state.machine.writeBlocked(now: clock()))
     }
 
     /// Called by the loop when `fd` is writable (or failed) while output is pending.
     func writable() {
-        guard !closed else { return }
-        let before = pendingHead.count - pendingHeadOffset + pendingBody.count - pendingBodyOffset
-        let written = pendingHead.withUnsafeBytes { headBytes in
-            pendingBody.withUnsafeBytes { bodyBytes in
-                SocketIO.send(fd, UnsafeRawBufferPointer(rebasing: headBytes[pendingHeadOffset...]),
-                            UnsafeRawBufferPointer(rebasing: bodyBytes[pendingBodyOffset...]))
+        guard !state.closed else { return }
+        let before = state.pendingHead.count - state.pendingHeadOffset + state.pendingBody.count - state.pendingBodyOffset
+        let written = state.pendingHead.withUnsafeBytes { headBytes in
+            state.pendingBody.withUnsafeBytes { bodyBytes in
+                SocketIO.send(fd, UnsafeRawBufferPointer(rebasing: headBytes[state.pendingHeadOffset...]),
+                            UnsafeRawBufferPointer(rebasing: bodyBytes[state.pendingBodyOffset...]))
             }
         }
         if written < 0 {
-            execute(machine.ioFailed())
+            execute(state.machine.ioFailed())
             return
         }
-        let fromHead = min(written, pendingHead.count - pendingHeadOffset)
-        pendingHeadOffset += fromHead
-        pendingBodyOffset += written - fromHead
+        let fromHead = min(written, state.pendingHead.count - state.pendingHeadOffset)
+        state.pendingHeadOffset += fromHead
+        state.pendingBodyOffset += written - fromHead
         if written == before {
-            pendingHead = []
-            pendingBody = []
-            pendingHeadOffset = 0
-            pendingBodyOffset = 0
-            watch(SocketInterest(read: interest.read, write: false))
+            state.pendingHead = []
+            state.pendingBody = []
+            state.pendingHeadOffset = 0
+            state.pendingBodyOffset = 0
+            watch(SocketInterest(read: state.interest.read, write: false))
             finishedWriting()
         } else if written > 0 {
-            execute(machine.writeProgressed(now: clock()))
+            execute(state.machine.writeProgressed(now: clock()))
         }
     }
 
     private func finishedWriting() {
-        if let (status, bytes) = pendingLog, let accessLog = core.accessLog {
-            pendingLog = nil
-            accessLog(AccessLogEntry(method: current.method, path: current.path, status: status, bytes: bytes,
-                                     durationSeconds: Double(Self.now() &- current.startedAt) / 1e9,
-                                     requestID: current.requestID, remoteAddress: current.forwardedFor ?? remoteAddress,
-                                     trace: current.resolvedTrace()))
+        if let (status, bytes) = state.pendingLog, let accessLog = core.accessLog {
+            state.pendingLog = nil
+            accessLog(AccessLogEntry(method: state.current.method, path: state.current.path, status: status, bytes: bytes,
+                                     durationSeconds: Double(Self.now() &- state.current.startedAt) / 1e9,
+                                     requestID: state.current.requestID.description, remoteAddress: state.current.forwardedFor ?? remoteAddress,
+                                     trace: state.current.resolvedTrace()))
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
-        if current.startedAt != 0 { current = CurrentRequest() } // an idle connection holds no strings
-        execute(machine.writeFinished(now: clock()))
+        if state.current.startedAt != 0 { state.current = CurrentRequest() } // an idle connection holds no strings
+        execute(state.machine.writeFinished(now: clock()))
     }
 
     private func waitForWritable() {
-        watch(SocketInterest(read: interest.read, write: true))
+        watch(SocketInterest(read: state.interest.read, write: true))
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -492,5 +528,5 @@ final class Connection: @unchecked Sendable {
     /// whole seconds, so they share one reading, as event loops such as libuv's do, instead of
     /// reading the clock at each step. Answers that come back from a task read it afresh.
     @inline(__always)
-    private func clock() -> UInt64 { eventTime != 0 ? eventTime : Self.now() }
+    private func clock() -> UInt64 { state.eventTime != 0 ? state.eventTime : Self.now() }
 }

@@ -17,10 +17,8 @@ final class ConnectionLoop: @unchecked Sendable {
     let loop: EventLoop<Connection>
     /// Where every read on this loop lands before the parser copies what it needs.
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// Response heads are serialized here; only a partially written head is copied out.
-    private(set) var headScratch: UnsafeMutableRawBufferPointer
-    /// This loop's `Date` header, formatted at most once per second.
-    var date = HTTPDateCache()
+    /// This loop's generated request ids (a counter no other loop touches).
+    let requestIDs: RequestIDSource
     /// This loop's connections that may be closed to make room at `maxConnections`.
     let reclaimables = ReclaimableConnections()
     /// TCP connections this loop accepted (refused ones included). Written by this loop only, so
@@ -28,41 +26,60 @@ final class ConnectionLoop: @unchecked Sendable {
     let acceptedCount = Atomic<Int>(0)
     /// This loop's listening socket, between `HTTPServer.start()` and shutdown.
     var listener: Listener<Connection>?
-    /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
-    private var logFlushScheduled = false
+    /// What every response on this loop changes, behind a pointer so that a hit pays no
+    /// run-time exclusivity check for it (each access to a class's stored `var` does; see
+    /// `Connection.State`, which is kept the same way and for the same reason).
+    private struct Shared {
+        /// Response heads are serialized here; only a partially written head is copied out.
+        var headScratch: UnsafeMutableRawBufferPointer
+        /// This loop's `Date` header, formatted at most once per second.
+        var date = HTTPDateCache()
+        /// An access-log flush is queued behind the work in hand (see `scheduleLogFlush`).
+        var logFlushScheduled = false
+    }
+
+    private let shared: UnsafeMutablePointer<Shared>
+
+    /// This loop's `Date` header value for the current second.
+    func currentDate() -> [UInt8] { shared.pointee.date.current() }
 
     /// Runs `flush` once on this loop after the current batch: lines logged during a batch of
     /// ready sockets go out together, before the loop waits again.
     func scheduleLogFlush(_ flush: @escaping @Sendable () -> Void) {
-        guard !logFlushScheduled else { return }
-        logFlushScheduled = true
+        guard !shared.pointee.logFlushScheduled else { return }
+        shared.pointee.logFlushScheduled = true
         loop.afterBatch { [self] in
-            logFlushScheduled = false
+            shared.pointee.logFlushScheduled = false
             flush()
         }
     }
 
-    init(readBufferSize: Int = 64 * 1024) {
+    /// Loop `index` of the server's `count`.
+    init(index: Int, count: Int, readBufferSize: Int = 64 * 1024) {
         loop = EventLoop()
+        requestIDs = RequestIDSource(index: index, count: count)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
-        headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        shared = UnsafeMutablePointer<Shared>.allocate(capacity: 1)
+        shared.initialize(to: Shared(headScratch: UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)))
     }
 
     deinit {
         readBuffer.deallocate()
-        headScratch.deallocate()
+        shared.pointee.headScratch.deallocate()
+        shared.deinitialize(count: 1)
+        shared.deallocate()
     }
 
     /// The head scratch, grown first when a head needs more than it holds. Whatever pointed
     /// into it before is invalid afterwards: a connection uses it only between serializing a
     /// head and handing it to `sendmsg` (a partial write copies the rest out).
     func headScratch(atLeast bytes: Int) -> UnsafeMutableRawBufferPointer {
-        if bytes > headScratch.count {
-            var size = headScratch.count
-            while size < bytes { size *= 2 }
-            headScratch.deallocate()
-            headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        }
-        return headScratch
+        let scratch = shared.pointee.headScratch
+        guard bytes > scratch.count else { return scratch }
+        var size = scratch.count
+        while size < bytes { size *= 2 }
+        scratch.deallocate()
+        shared.pointee.headScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        return shared.pointee.headScratch
     }
 }

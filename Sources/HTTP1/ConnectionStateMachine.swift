@@ -112,12 +112,34 @@ struct ConnectionStateMachine: Sendable {
         /// Send `HTTP/1.1 100 Continue` (RFC 9110 §10.1.1).
         case writeContinue
         /// Write a problem+json response with `Connection: close`, then close.
-        case writeProblem(status: HTTPStatus, detail: String)
+        case writeProblem(ProblemAnswer)
         /// Shut down our sending side and discard input until EOF or the linger deadline, so
         /// the peer reads the final response instead of a reset (RFC 9112 §9.6).
         case closeLingering
         /// Cancel the sources and close the socket now.
         case close
+    }
+
+    /// The problem a `writeProblem` action answers with, held by reference.
+    ///
+    /// Why a class: with two `String`s inline in its payload, `Action` (and every `Step`
+    /// carrying one) was destroyed through value witnesses (the run time inspecting the enum's
+    /// layout, ~600 instructions per hit for steps that carry no problem at all); with one
+    /// reference as its only payload, destroying a step is a tag test and, rarely, a release.
+    final class ProblemAnswer: Equatable, Sendable, CustomStringConvertible {
+        let status: HTTPStatus
+        let detail: String
+
+        init(status: HTTPStatus, detail: String) {
+            self.status = status
+            self.detail = detail
+        }
+
+        static func == (lhs: ProblemAnswer, rhs: ProblemAnswer) -> Bool {
+            lhs.status == rhs.status && lhs.detail == rhs.detail
+        }
+
+        var description: String { "\(status.code) \(detail)" }
     }
 
     /// What `requestReceived` asks for: the request the parser just produced is in the
@@ -294,7 +316,7 @@ struct ConnectionStateMachine: Sendable {
         case .responding, .writing, .lingering, .closed:
             return step(.none) // the parser is not being read; a final answer is said once
         }
-        return step(.writeProblem(status: status, detail: detail))
+        return step(.writeProblem(ProblemAnswer(status: status, detail: detail)))
     }
 
     /// The peer sent EOF (a half-close): answer what was already received, then close.

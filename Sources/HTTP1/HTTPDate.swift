@@ -3,7 +3,7 @@ import Transport
 
 /// The `Date` header value (RFC 9110 §6.6.1), an IMF-fixdate (`HTTPDate`) formatted at most once per
 /// second: formatting a date per response is wasted work when thousands of responses share
-/// the same second. One per event loop (`ConnectionLoop.date`), so that no lock or cache line
+/// the same second. One per event loop (`ConnectionLoop.currentDate()`), so that no lock or cache line
 /// is shared between loops on a hit.
 struct HTTPDateCache {
     private var second: Int = -1

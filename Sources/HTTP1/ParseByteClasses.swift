@@ -101,6 +101,26 @@ struct ParseBytes {
         return true
     }
 
+    /// Whether every byte is `ParseByte.isFieldValueByte`, eight bytes at a time: a word with
+    /// no control byte (below 0x20, or DEL) passes at once; only a word holding one (HTAB is
+    /// allowed) is looked at byte by byte. Field values are most of a request head's bytes.
+    func allFieldValueBytes() -> Bool {
+        guard let raw = UnsafeRawPointer(base.baseAddress) else { return isEmpty }
+        var i = start
+        while i &+ 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if ByteSearch.marks(below: 0x20, in: word) | ByteSearch.marks(of: 0x7F, in: word) != 0 {
+                for k in i..<(i &+ 8) where !ParseByte.isFieldValueByte(base[k]) { return false }
+            }
+            i &+= 8
+        }
+        while i < end {
+            if !ParseByte.isFieldValueByte(base[i]) { return false }
+            i &+= 1
+        }
+        return true
+    }
+
     func firstIndex(of byte: UInt8) -> Int? {
         var i = start
         while i < end {

@@ -21,6 +21,8 @@ struct PendingRequest {
     var connectionKeepAlive = false
     var expectsContinue = false
     var unsupportedExpectation = false
+    /// The fields the server reads for every request that were sent (`ServerReadFields`).
+    var serverReadFields: ServerReadFields = []
 
     var body: [UInt8] = []
     /// Sum of the chunk sizes announced so far.
@@ -69,6 +71,10 @@ struct PendingRequest {
                 if option.equalsLowercase("close") { connectionClose = true }
                 else if option.equalsLowercase("keep-alive") { connectionKeepAlive = true }
             }
+        case 12 where name.equalsLowercase("x-request-id"):
+            serverReadFields.insert(.requestID)
+        case 11 where name.equalsLowercase("traceparent"):
+            serverReadFields.insert(.traceparent)
         case 6 where name.equalsLowercase("expect"):
             value.forEachListElement { expectation in
                 if expectation.isEmpty { return }

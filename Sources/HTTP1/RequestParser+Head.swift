@@ -69,7 +69,7 @@ extension RequestParser {
         case .success(let target):
             pending.target = target
         }
-        pending.method = methodBytes.string
+        pending.method = CommonTokens.method(methodBytes) ?? methodBytes.string
         return nil
     }
 
@@ -93,7 +93,7 @@ extension RequestParser {
             // Each request's fields array goes to its HTTPHeaders, so the next one starts empty:
             // room for a typical head at once instead of growing 1 → 2 → 4 → 8.
             if pending.fields.isEmpty { pending.fields.reserveCapacity(8) }
-            pending.fields.append(HTTPHeaders.Field(name: name.string, value: value.string))
+            pending.fields.append(HTTPHeaders.Field(name: CommonTokens.fieldName(name) ?? name.string, value: value.string))
             return .continue
         case .endOfSection:
             return finishHead()
@@ -176,7 +176,7 @@ extension RequestParser {
             return .failure(.badRequest("A field name must not be empty (RFC 9110 §5.1)"))
         }
         let value = ParseBytes(line.base, i + 1, line.end)
-        guard value.allSatisfy(ParseByte.isFieldValueByte) else {
+        guard value.allFieldValueBytes() else {
             return .failure(.badRequest("A field value contains a control character (RFC 9110 §5.5)"))
         }
         return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))

@@ -170,11 +170,10 @@ public struct RequestParser: Sendable {
         if let authority = pending.target.authority {
             headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
         }
-        var request = HTTPRequest(method: pending.method, target: pending.target.origin,
-                                  version: pending.version, headers: headers, body: pending.body)
-        if pending.target.authority != nil {
-            request.target = pending.target.raw
-        }
+        // Made whole at once (no field set afterwards): the value moves into the event.
+        let request = HTTPRequest(method: pending.method, target: pending.target.raw,
+                                  routedTarget: pending.target.origin, version: pending.version,
+                                  headers: headers, body: pending.body, serverReadFields: pending.serverReadFields)
         let keepAlive = pending.keepAlive
         pending.reset()
         expectContinuePending = false

@@ -41,13 +41,13 @@ enum ResponseHead {
     /// An upper bound of the bytes `write` produces for these arguments (exact but for the
     /// digits of `Content-Length` and any handler fields the server drops).
     static func capacity(
-        _ response: HTTPResponse, requestID: String, date: [UInt8], serverName: String
+        _ response: HTTPResponse, requestID: RequestID, date: [UInt8], serverName: String
     ) -> Int {
         var total = 9 + ASCIIDecimal.maxBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
         total += 6 + date.count + 10 + serverName.utf8.count // Date, Server
         total += 18 + ASCIIDecimal.maxBytes                  // Content-Length
         total += 24                                          // Connection
-        total += 16 + requestID.utf8.count + 2               // X-Request-ID
+        total += 16 + requestID.byteCount + 2               // X-Request-ID
         total += response.headers.prepared?.bytes.count ?? 0
         for field in response.headers.ownFields {
             total += field.name.utf8.count + 2 + field.value.utf8.count + 2
@@ -64,7 +64,7 @@ enum ResponseHead {
     ///   - close: `Connection: close` follows; otherwise a 1.0 keep-alive says `keep-alive`.
     static func write(
         _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
-        requestID: String, date: [UInt8], serverName: String, into buffer: UnsafeMutableRawBufferPointer
+        requestID: RequestID, date: [UInt8], serverName: String, into buffer: UnsafeMutableRawBufferPointer
     ) -> (framing: Framing, count: Int, safe: Bool) {
         let framing = framing(status: response.status.code, isHead: isHead,
                               bodyCount: response.body.count,
@@ -88,7 +88,7 @@ enum ResponseHead {
             out.write("\r\nConnection: keep-alive")
         }
         out.write("\r\nX-Request-ID: ")
-        out.write(requestID)
+        requestID.write(into: &out)
         out.write("\r\n")
         // Prepared lines were checked when they were made (`PreparedHeaderLines`).
         if let prepared = response.headers.prepared {
@@ -116,7 +116,7 @@ enum ResponseHead {
     @discardableResult
     static func write(
         _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
-        requestID: String, date: [UInt8], serverName: String, into out: inout [UInt8]
+        requestID: RequestID, date: [UInt8], serverName: String, into out: inout [UInt8]
     ) -> Framing {
         let bound = capacity(response, requestID: requestID, date: date, serverName: serverName)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)

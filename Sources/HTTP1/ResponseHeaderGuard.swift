@@ -1,3 +1,5 @@
+import Base
+
 /// The response writer's last line of defence against header injection: whatever a handler
 /// built from (a value read back from Redis, an upstream's answer, configuration), a header
 /// field whose name is not visible ASCII without `:` or whose value holds CR, LF, NUL or any
@@ -26,7 +28,7 @@ enum ResponseHeaderGuard {
     @inline(__always)
     static func unsafeNameBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.isEmpty || scan(bytes) { word in
-            Self.hasByte(below: 0x21, word) | (word & Self.highBits) | Self.hasByte(0x7F, word) | Self.hasByte(0x3A, word)
+            ByteSearch.marks(below: 0x21, in: word) | (word & ByteSearch.highBits) | ByteSearch.marks(of: 0x7F, in: word) | ByteSearch.marks(of: 0x3A, in: word)
         }
     }
 
@@ -34,26 +36,10 @@ enum ResponseHeaderGuard {
     /// ≥ 0x80 are text).
     @inline(__always)
     static func unsafeValueBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        scan(bytes) { word in Self.hasByte(below: 0x20, word) | Self.hasByte(0x7F, word) }
+        scan(bytes) { word in ByteSearch.marks(below: 0x20, in: word) | ByteSearch.marks(of: 0x7F, in: word) }
     }
 
-    // MARK: Eight bytes at a time
-
-    static let lowBits: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Non-zero when some byte of `word` is below `limit` (≤ 0x80): the classic SWAR test,
-    /// exact for "is there one" (a byte ≥ 0x80 never counts, its own high bit is masked out).
-    @inline(__always)
-    static func hasByte(below limit: UInt64, _ word: UInt64) -> UInt64 {
-        (word &- lowBits &* limit) & ~word & highBits
-    }
-
-    /// Non-zero when some byte of `word` equals `byte`.
-    @inline(__always)
-    static func hasByte(_ byte: UInt64, _ word: UInt64) -> UInt64 {
-        hasByte(below: 1, word ^ (lowBits &* byte))
-    }
+    // MARK: Eight bytes at a time (the word tests are `ByteSearch`'s)
 
     /// Whether `test` is non-zero for any 8-byte word of `bytes`. From 8 bytes on, the last
     /// word is the one ending at the last byte (it overlaps the one before: a byte tested twice
@@ -64,7 +50,7 @@ enum ResponseHeaderGuard {
         guard let base = bytes.baseAddress else { return false }
         let count = bytes.count
         guard count >= 8 else {
-            var word = lowBits &* 0x21
+            var word = ByteSearch.lowBits &* 0x21
             for i in 0..<count {
                 let shift = UInt64(i &* 8)
                 word = (word & ~(0xFF << shift)) | UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift

@@ -50,7 +50,7 @@ final class ServerCore: Sendable {
         let count = configuration.connectionQueueCount > 0
             ? configuration.connectionQueueCount
             : SystemFacts.onlineProcessorCount
-        self.loops = (0..<count).map { _ in ConnectionLoop() }
+        self.loops = (0..<count).map { ConnectionLoop(index: $0, count: count) }
     }
 
     deinit {

@@ -32,13 +32,33 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     private let wakeFD: Int32
     /// Work handed in from other threads, in order.
     private let handedIn = Mutex<[@Sendable () -> Void]>([])
-    /// The batch of handed-in work being run (kept to reuse its storage).
-    private var running: [@Sendable () -> Void] = []
-    private var afterBatchWork: [() -> Void] = []
-    private var afterBatchRunning: [() -> Void] = []
-    private var timers = LoopTimers<() -> Void>()
-    /// Descriptors the loop reads for itself (a listening socket), by descriptor.
-    private var watchers: [(fd: Int32, readable: () -> Void)] = []
+    /// What the loop's own thread changes, behind a pointer: each access to a class's stored
+    /// `var` pays a run-time exclusivity check, and every batch touched these several times
+    /// (the timers, the after-batch work). Only the loop's thread touches them, and no access
+    /// spans a call out (work is swapped out of its array, or the array copied, before it runs),
+    /// so the checks guarded nothing.
+    private struct LoopState {
+        /// The batch of handed-in work being run (kept to reuse its storage).
+        var running: [@Sendable () -> Void] = []
+        var afterBatchWork: [() -> Void] = []
+        var afterBatchRunning: [() -> Void] = []
+        var timers = LoopTimers<() -> Void>()
+        /// Descriptors the loop reads for itself (a listening socket), by descriptor.
+        var watchers: [(fd: Int32, readable: () -> Void)] = []
+
+        /// Moves the queued after-batch work into `afterBatchRunning` (and the emptied
+        /// running array, with its storage, back to the queue).
+        mutating func takeAfterBatchWork() {
+            swap(&afterBatchWork, &afterBatchRunning)
+        }
+    }
+
+    private let loopState: UnsafeMutablePointer<LoopState>
+    @inline(__always)
+    private var owned: LoopState {
+        _read { yield loopState.pointee }
+        _modify { yield &loopState.pointee }
+    }
     private let thread = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     /// This loop's number, for its `LoopShard`.
@@ -46,6 +66,8 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
 
     /// Starts the loop's thread.
     public init() {
+        loopState = .allocate(capacity: 1)
+        loopState.initialize(to: LoopState())
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         precondition(wakeFD >= 0, "eventfd failed: errno \(errno)")
         let error = sockets.watchUnclaimed(fd: wakeFD)
@@ -64,6 +86,8 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
 
     deinit {
         close(wakeFD)
+        loopState.deinitialize(count: 1)
+        loopState.deallocate()
     }
 
     /// True on the loop's own thread.
@@ -114,37 +138,37 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     /// Runs `work` once the current batch (ready sockets, handed-in work, due timers) is
     /// done, before the loop waits again.
     public func afterBatch(_ work: @escaping () -> Void) {
-        afterBatchWork.append(work)
+        owned.afterBatchWork.append(work)
     }
 
     /// A timer that calls `fire` on the loop each time it is due; disarmed until `arm`.
     public func addTimer(_ fire: @escaping () -> Void) -> Int {
-        timers.add(fire)
+        owned.timers.add(fire)
     }
 
     /// Makes the timer due at `deadline` (`DispatchTime` uptime nanoseconds). Later than its
     /// current setting: O(1).
     public func arm(_ timer: Int, at deadline: UInt64) {
-        timers.arm(timer, at: deadline)
+        owned.timers.arm(timer, at: deadline)
     }
 
     /// Removes the timer for good.
     public func removeTimer(_ timer: Int) {
-        timers.remove(timer)
+        owned.timers.remove(timer)
     }
 
     /// Reads `fd` on the loop: `readable` runs whenever it is readable (level-triggered).
     /// Returns 0 or the `errno` of the failed `epoll_ctl`.
     public func watch(fd: Int32, readable: @escaping () -> Void) -> Int32 {
         let error = sockets.watchUnclaimed(fd: fd)
-        if error == 0 { watchers.append((fd, readable)) }
+        if error == 0 { owned.watchers.append((fd, readable)) }
         return error
     }
 
     /// Stops reading `fd` (before it is closed).
     public func unwatch(fd: Int32) {
-        guard let index = watchers.firstIndex(where: { $0.fd == fd }) else { return }
-        watchers.remove(at: index)
+        guard let index = owned.watchers.firstIndex(where: { $0.fd == fd }) else { return }
+        owned.watchers.remove(at: index)
         sockets.unwatchUnclaimed(fd: fd)
     }
 
@@ -159,14 +183,14 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
             runAfterBatch()
         }
         // Let go of whatever the callbacks hold (their owners may hold this loop).
-        watchers = []
-        timers = LoopTimers()
-        afterBatchWork = []
+        owned.watchers = []
+        owned.timers = LoopTimers()
+        owned.afterBatchWork = []
     }
 
     /// Until the next timer is due (rounded up to whole milliseconds), or indefinitely.
     private func timeout() -> Int32 {
-        guard let next = timers.nextDeadline() else { return -1 }
+        guard let next = owned.timers.nextDeadline() else { return -1 }
         let now = DispatchTime.now().uptimeNanoseconds
         guard next > now else { return 0 }
         return Int32(clamping: (next - now + 999_999) / 1_000_000)
@@ -175,7 +199,7 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     private func unclaimed(_ fd: Int32) {
         if fd == wakeFD {
             runHandedIn()
-        } else if let watcher = watchers.first(where: { $0.fd == fd }) {
+        } else if let watcher = owned.watchers.first(where: { $0.fd == fd }) {
             watcher.readable()
         }
     }
@@ -183,22 +207,22 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     private func runHandedIn() {
         var count: UInt64 = 0
         _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
-        handedIn.withLock { queue in swap(&queue, &running) }
-        for work in running { work() }
-        running.removeAll(keepingCapacity: true)
+        handedIn.withLock { queue in swap(&queue, &owned.running) }
+        for work in owned.running { work() }
+        owned.running.removeAll(keepingCapacity: true)
     }
 
     private func fireDueTimers() {
-        guard timers.nextDeadline() != nil else { return }
+        guard owned.timers.nextDeadline() != nil else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        while let due = timers.popDue(now: now) { due.payload() }
+        while let due = owned.timers.popDue(now: now) { due.payload() }
     }
 
     private func runAfterBatch() {
-        while !afterBatchWork.isEmpty {
-            swap(&afterBatchWork, &afterBatchRunning)
-            for work in afterBatchRunning { work() }
-            afterBatchRunning.removeAll(keepingCapacity: true)
+        while !owned.afterBatchWork.isEmpty {
+            owned.takeAfterBatchWork()
+            for work in owned.afterBatchRunning { work() }
+            owned.afterBatchRunning.removeAll(keepingCapacity: true)
         }
     }
 }

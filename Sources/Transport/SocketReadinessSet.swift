@@ -18,9 +18,22 @@ import Glibc
 public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @unchecked Sendable {
     /// The epoll descriptor; its owner may add descriptors of its own (`watchUnclaimed`).
     let epfd: Int32
-    /// Registered handlers by descriptor (descriptors are small, dense integers).
-    private var table: [Handler?] = []
-    private var interests: [SocketInterest] = []
+    /// Registered handlers and their interests by descriptor (descriptors are small, dense
+    /// integers), behind a pointer: each access to a class's stored `var` pays a run-time
+    /// exclusivity check, and every delivered event read both. The set is confined to its
+    /// owner's thread and no access spans a call out (a handler may register or remove sockets
+    /// while it runs: `poll` re-reads the tables after each call), so the checks guarded nothing.
+    private struct Tables {
+        var table: [Handler?] = []
+        var interests: [SocketInterest] = []
+    }
+
+    private let tables: UnsafeMutablePointer<Tables>
+    @inline(__always)
+    private var registered: Tables {
+        _read { yield tables.pointee }
+        _modify { yield &tables.pointee }
+    }
     private let events: UnsafeMutableRawPointer
     private static var batch: Int { 256 }
 
@@ -28,11 +41,15 @@ public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @uncheck
         epfd = Epoll.create()
         precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
         events = .allocate(byteCount: Self.batch * Epoll.eventStride, alignment: 8)
+        tables = .allocate(capacity: 1)
+        tables.initialize(to: Tables())
     }
 
     deinit {
         _ = close(epfd)
         events.deallocate()
+        tables.deinitialize(count: 1)
+        tables.deallocate()
     }
 
     // Every `epoll_ctl` below is checked, and its failure returned to the socket's owner. A
@@ -48,13 +65,13 @@ public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @uncheck
         guard index >= 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: EBADF) }
         let error = Epoll.control(epfd, Epoll.add, fd, Self.mask(interest))
         guard error == 0 else { return SocketPollingFailure(operation: .add, fd: fd, errno: error) }
-        if index >= table.count {
-            let count = max(index + 1, table.count * 2, 64)
-            table.append(contentsOf: repeatElement(nil, count: count - table.count))
-            interests.append(contentsOf: repeatElement(.none, count: count - interests.count))
+        if index >= registered.table.count {
+            let count = max(index + 1, registered.table.count * 2, 64)
+            registered.table.append(contentsOf: repeatElement(nil, count: count - registered.table.count))
+            registered.interests.append(contentsOf: repeatElement(.none, count: count - registered.interests.count))
         }
-        table[index] = handler
-        interests[index] = interest
+        registered.table[index] = handler
+        registered.interests[index] = interest
         return nil
     }
 
@@ -63,10 +80,10 @@ public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @uncheck
     @discardableResult
     public func update(fd: Int32, interest: SocketInterest) -> SocketPollingFailure? {
         let index = Int(fd)
-        guard index >= 0, index < interests.count, table[index] != nil, interests[index] != interest else { return nil }
+        guard index >= 0, index < registered.interests.count, registered.table[index] != nil, registered.interests[index] != interest else { return nil }
         let error = Epoll.control(epfd, Epoll.modify, fd, Self.mask(interest))
         guard error == 0 else { return SocketPollingFailure(operation: .modify, fd: fd, errno: error) }
-        interests[index] = interest
+        registered.interests[index] = interest
         return nil
     }
 
@@ -77,10 +94,10 @@ public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @uncheck
     @discardableResult
     public func remove(fd: Int32) -> SocketPollingFailure? {
         let index = Int(fd)
-        guard index >= 0, index < table.count, table[index] != nil else { return nil }
+        guard index >= 0, index < registered.table.count, registered.table[index] != nil else { return nil }
         let error = Epoll.control(epfd, Epoll.delete, fd, 0)
-        table[index] = nil
-        interests[index] = .none
+        registered.table[index] = nil
+        registered.interests[index] = .none
         return error == 0 ? nil : SocketPollingFailure(operation: .delete, fd: fd, errno: error)
     }
 
@@ -121,15 +138,15 @@ public final class SocketReadinessSet<Handler: SocketReadinessHandler>: @uncheck
         for i in 0..<Int(n) {
             let (flags, fd) = Epoll.event(events, i)
             let index = Int(fd)
-            guard index < table.count, let handler = table[index] else {
+            guard index < registered.table.count, let handler = registered.table[index] else {
                 unclaimed(fd)
                 continue
             }
-            let interest = interests[index]
+            let interest = registered.interests[index]
             if interest.read && flags & readMask != 0 {
                 handler.readable()
             }
-            if interest.write && flags & writeMask != 0 && table[index] === handler && interests[index].write {
+            if interest.write && flags & writeMask != 0 && registered.table[index] === handler && registered.interests[index].write {
                 handler.writable()
             }
         }

@@ -107,12 +107,12 @@ import Testing
         // The first deadline (t=10, fresh connection) fires early for the head started at t=1.
         #expect(h.machine.timerFired(now: h.now) == .init(action: .none, timer: .arm(h.at(11))))
         h.advance(0.5)
-        guard case let .writeProblem(status, detail) = h.machine.timerFired(now: h.now).action else {
+        guard case let .writeProblem(problem) = h.machine.timerFired(now: h.now).action else {
             Issue.record("expected a 408 problem")
             return
         }
-        #expect(status == .requestTimeout)
-        #expect(detail.contains("10 seconds"))
+        #expect(problem.status == .requestTimeout)
+        #expect(problem.detail.contains("10 seconds"))
         #expect(h.machine.canPullInput == false)
         #expect(h.machine.writeFinished(now: h.now).action == .closeLingering)
     }
@@ -137,11 +137,11 @@ import Testing
         #expect(h.machine.deadline == h.at(31))
         h.advance(30)
         _ = h.machine.timerFired(now: h.at(10)) // the early header deadline re-arms
-        guard case let .writeProblem(status, _) = h.machine.timerFired(now: h.now).action else {
+        guard case let .writeProblem(problem) = h.machine.timerFired(now: h.now).action else {
             Issue.record("expected a 408 problem")
             return
         }
-        #expect(status == .requestTimeout)
+        #expect(problem.status == .requestTimeout)
     }
 
     @Test func stalledWriteClosesWithoutAResponse() {
@@ -171,7 +171,7 @@ import Testing
         var h = Harness()
         _ = h.machine.start(now: h.now)
         let step = h.machine.parseError(status: .badRequest, detail: "bad", now: h.now)
-        #expect(step.action == .writeProblem(status: .badRequest, detail: "bad"))
+        #expect(step.action == .writeProblem(.init(status: .badRequest, detail: "bad")))
         #expect(h.machine.canPullInput == false)
         #expect(h.machine.parseError(status: .badRequest, detail: "again", now: h.now).action == .none)
         #expect(h.machine.writeFinished(now: h.now).action == .closeLingering)

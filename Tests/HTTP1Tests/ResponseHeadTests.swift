@@ -78,7 +78,8 @@ import Testing
         #expect(!RequestID.isAcceptable("é"))
         #expect(RequestID.isAcceptable(String(repeating: "a", count: 128)))
         #expect(!RequestID.isAcceptable(String(repeating: "a", count: 129)))
-        let a = RequestID.generate(), b = RequestID.generate()
+        let source = RequestIDSource()
+        let a = source.next().description, b = source.next().description
         #expect(a != b)
         #expect(a.count == 17)
         #expect(a.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
