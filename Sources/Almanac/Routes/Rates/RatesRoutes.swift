@@ -76,8 +76,9 @@ public enum RatesRoutes {
 }
 
 /// The rates endpoints' one cached answer path (`CachedEndpoint`): every query is answered from
-/// the service's single indexed table, rendered through the memo.
-private struct Endpoint: Sendable {
+/// the service's single indexed table, rendered through the memo. A class: every handler
+/// captures it, and a hit then retains one reference rather than copying each field.
+private final class Endpoint: Sendable {
     let service: RatesService
     let history: HistoryService?
     /// `date=`'s answers, from that day's closes.
@@ -115,7 +116,7 @@ private struct Endpoint: Sendable {
         } catch {
             return .ready(failures.response(for: error, request))
         }
-        if let history, let dated, let date = request.query("date") {
+        if history != nil, let date = request.query("date"), let history, let dated {
             switch query {
             case .rates, .rate, .convert: return HistoryRoutes.dated(request, query, date: date, history: history,
                                                                      endpoint: dated)
