@@ -404,7 +404,12 @@ final class Connection: @unchecked Sendable {
     }
 
     private func deliver(_ response: HTTPResponse) {
-        switch take(state.machine.responseReady(now: clock())) {
+        let now = clock()
+        // Shutdown marks the server draining first (readiness answers 503 from then on) and
+        // tells each connection on its own loop after the listeners stop; a response finished
+        // in between must already say `Connection: close`. Telling the machine twice is a no-op.
+        if core.isDraining { execute(state.machine.shutdownRequested(now: now)) }
+        switch take(state.machine.responseReady(now: now)) {
         case let .writeResponse(close): write(response, close: close)
         case .none: break
         }
