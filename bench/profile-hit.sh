@@ -3,7 +3,9 @@
 #
 # Wall-clock benchmarks on a shared 2-core VM vary by ±40% from run to run; instruction
 # counts hardly do (same binary, same inputs → the same count to within ~1%, whatever else
-# the machine does; the rest is hash seeding and how requests happen to batch).
+# the machine does; the rest is how requests happen to batch). Hashing is made deterministic
+# (SWIFT_DETERMINISTIC_HASHING=1) for the profiled server: with a random seed per process,
+# dictionary collisions alone moved one binary's count by ~1,000 from run to run.
 # This runs the release `almanac` under callgrind against the stub upstream, warms the
 # rates cache, zeroes the counters, sends PROFILE_REQUESTS keep-alive `GET /v1/rates` hits
 # from PROFILE_CONNECTIONS connections, dumps, and prints instructions per request plus the
@@ -39,6 +41,7 @@ start_stub
 
 # Every measured request must be a HIT: long TTLs.
 export ALMANAC_RATES_TTL_SECONDS=3600 ALMANAC_RATES_STALE_SECONDS=3600
+export SWIFT_DETERMINISTIC_HASHING=1
 REAL_BIN="$APP_BIN"
 OUTFILE="$WORK/callgrind.out"
 WRAPPER="$WORK/almanac-under-callgrind"
@@ -105,7 +108,7 @@ PER_REQUEST=$(( TOTAL / REQUESTS ))
 emit "# almanac evidence: bench/profile-hit.sh"
 emit ""
 machine_header >>"$REPORT"
-emit "- command: \`bench/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, PROFILE_INDEX=$INDEX, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL})"
+emit "- command: \`bench/profile-hit.sh\` (PROFILE_REQUESTS=$REQUESTS, PROFILE_CONNECTIONS=$CONNECTIONS, PROFILE_PATH=$TARGET_PATH, PROFILE_ACCEPT_ENCODING=${ACCEPT_ENCODING:-none}, PROFILE_INDEX=$INDEX, ALMANAC_LOG_LEVEL=${ALMANAC_LOG_LEVEL}, SWIFT_DETERMINISTIC_HASHING=1)"
 emit "- rates table served: \`source\` $SOURCE"
 emit "- valgrind: $(valgrind --version); non-200 answers: $FAILED"
 emit ""
