@@ -22,11 +22,6 @@ public final class RenderMemo: Sendable {
     private struct State {
         var validator = ""
         var entries: [RatesQuery: Rendered] = [:]
-        /// The entry last served, checked before `entries`: a loop usually serves one query
-        /// over and over, and comparing it costs a fraction of hashing it. Always one of
-        /// `entries` (set with it, and dropped whenever `entries` is emptied).
-        var lastQuery: RatesQuery?
-        var lastRendered: Rendered?
         var renders = 0
     }
 
@@ -57,13 +52,7 @@ public final class RenderMemo: Sendable {
     public func rendered(_ query: RatesQuery, table: RateTable, validator: String,
                          constituents: [String] = []) throws(RatesInputError) -> Rendered {
         let memo = state.current
-        if let hit = memo.state.withLock({ s -> Rendered? in
-            guard s.validator == validator else { return nil }
-            if s.lastQuery == query, let last = s.lastRendered { return last }
-            guard let found = s.entries[query] else { return nil }
-            (s.lastQuery, s.lastRendered) = (query, found)
-            return found
-        }) { return hit }
+        if let hit = memo.state.withLock({ $0.validator == validator ? $0.entries[query] : nil }) { return hit }
         let body = try RatesRenderer.render(query, table: table, constituents: constituents)
         let rendered = Rendered(body: body, etag: makeETag(validator, query.representationKey))
         memo.state.withLock { s in
@@ -75,7 +64,6 @@ public final class RenderMemo: Sendable {
                 s.entries.removeAll(keepingCapacity: true)
             }
             s.entries[query] = rendered
-            (s.lastQuery, s.lastRendered) = (query, rendered)
         }
         return rendered
     }
