@@ -26,32 +26,39 @@ public struct PipelineResponder<Steps: Middleware>: Sendable {
         { request in self.respond(to: request) }
     }
 
+    /// The matched handler is called inside the `.found` case, with the match's parameters
+    /// as they are: nothing (no optional tuple of handler and parameters) is kept around to be
+    /// copied and destroyed on a hit.
     @inlinable
     public func respond(to request: HTTPRequest) -> HTTPResponseFuture {
-        let context: RouteContext
-        var handled: (Router.Handler, RouteParameters)?
         switch router.match(method: request.method, path: request.path) {
         case let .found(route, parameters, handler):
-            context = RouteContext(route: route, isHandled: true)
-            handled = (handler, parameters)
+            let context = RouteContext(route: route, isHandled: true)
+            let token = steps.begin(request, context)
+            if let answer = steps.answer(request, context) { return finish(.ready(answer), request, context, token) }
+            return finish(handler(request, parameters), request, context, token)
         case .methodNotAllowed where request.method == "OPTIONS":
             if case let .found(route, _, _) = router.match(method: "GET", path: request.path), route.isPublic {
-                context = RouteContext(route: route, isHandled: false)
-            } else {
-                context = RouteContext(route: nil, isHandled: false)
+                return respondUnhandled(request, RouteContext(route: route, isHandled: false))
             }
+            return respondUnhandled(request, RouteContext(route: nil, isHandled: false))
         case .methodNotAllowed, .notFound:
-            context = RouteContext(route: nil, isHandled: false)
+            return respondUnhandled(request, RouteContext(route: nil, isHandled: false))
         }
+    }
+
+    /// A request no handler answers: a step's answer (a CORS preflight) or the router's own.
+    @inlinable
+    func respondUnhandled(_ request: HTTPRequest, _ context: RouteContext) -> HTTPResponseFuture {
         let token = steps.begin(request, context)
-        var future: HTTPResponseFuture
-        if let answer = steps.answer(request, context) {
-            future = .ready(answer)
-        } else if let (handler, parameters) = handled {
-            future = handler(request, parameters)
-        } else {
-            future = router.respond(to: request)
-        }
+        if let answer = steps.answer(request, context) { return finish(.ready(answer), request, context, token) }
+        return finish(router.respond(to: request), request, context, token)
+    }
+
+    /// The steps' `finish` around `future`: at once when it is ready, else after its work.
+    @inlinable @inline(__always)
+    func finish(_ future: consuming HTTPResponseFuture, _ request: HTTPRequest, _ context: RouteContext,
+                _ token: Steps.Token) -> HTTPResponseFuture {
         // Consumed, so the response's header storage is uniquely owned by `finish`.
         switch consume future {
         case var .ready(response):

@@ -135,4 +135,41 @@ import Testing
         #expect(replica.takeTouched() == ["c"])
         #expect(replica.takeTouched().isEmpty)
     }
+
+    /// The last key served is remembered with its entry's place in the dictionary and
+    /// compared before hashing; every change to the replica forgets it, so a repeated hit
+    /// never reads a removed, replaced or moved entry.
+    @Test func theLastKeyServedNeverOutlivesAChange() {
+        let replica = LoopReplica<String, Payload>(capacity: 64)
+        func entry(_ text: String, expiresAt: Double = 10) -> LoopReplica<String, Payload>.Entry {
+            .init(value: Payload(text: text), validator: "v-\(text)", loadedAt: 0, expiresAt: expiresAt)
+        }
+        replica.insert("a", entry("a1"))
+        replica.insert("b", entry("b1"))
+        #expect(replica.hit("a", now: 1)?.value.text == "a1")
+        #expect(replica.hit("a", now: 1)?.value.text == "a1")  // the remembered key
+        #expect(replica.hit("b", now: 1)?.validator == "v-b1")  // another key: looked up by hash
+        // Replaced: the new value, its validator and times.
+        replica.insert("b", entry("b2", expiresAt: 20))
+        #expect(replica.hit("b", now: 15)?.value.text == "b2")
+        #expect(replica.hit("b", now: 15)?.freshnessLeftSeconds == 5)
+        // Removed: gone, though it was the last key served.
+        replica.remove("b")
+        #expect(replica.hit("b", now: 1) == nil)
+        #expect(replica.hit("a", now: 1)?.value.text == "a1")
+        // Moved: the dictionary grows and rehashes; every key still finds its own entry.
+        for index in 0..<40 { replica.insert("k\(index)", entry("k\(index)")) }
+        #expect(replica.hit("a", now: 1)?.value.text == "a1")
+        for index in 0..<40 { #expect(replica.hit("k\(index)", now: 1)?.value.text == "k\(index)") }
+        // A use is still noted once per entry after the store took the uses, and expiry is exact.
+        _ = replica.takeTouched()
+        #expect(replica.hit("a", now: 1) != nil)
+        #expect(replica.hit("a", now: 1) != nil)
+        #expect(replica.takeTouched() == ["a"])
+        #expect(replica.hit("a", now: 10) == nil)
+        #expect(replica.hit("a", now: 1) == nil)
+        replica.removeAll()
+        #expect(replica.hit("k0", now: 1) == nil)
+        #expect(replica.hits == 49)
+    }
 }
