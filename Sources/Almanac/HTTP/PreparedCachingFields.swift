@@ -1,5 +1,5 @@
+import Cache
 import HTTP1
-import Synchronization
 
 /// The caching fields of a fresh hit (`ETag`, `Cache-Control`, `Age`, `X-Cache`,
 /// `Cache-Status`, `Content-Type`, and `Vary`/`Content-Encoding` where they apply), prepared
@@ -10,6 +10,10 @@ import Synchronization
 /// combinations are kept. A combination is prepared the second time it is seen: a key asked
 /// for once (20,000 books each asked for once a minute) costs what it did before, plus one
 /// look through the table.
+///
+/// Each event loop keeps its own table (`LoopLocal`): a hit takes only its loop's uncontended
+/// lock and reads a block its loop made, so no lock, slot or block's reference count is written
+/// by two loops (each loop prepares a combination for itself, once a second).
 enum PreparedCachingFields {
     /// What makes the fields differ. The validator and content type are compared last: the
     /// seconds differ first when anything does.
@@ -37,13 +41,14 @@ enum PreparedCachingFields {
     /// each with and without gzip); a busier mix only costs the plain path more often.
     static let capacity = 32
 
-    private static let table = Mutex(Table())
+    private static let tables = LoopLocal { Table() }
 
     /// The prepared block for `key`, making it with `fields` when this is the second sighting;
     /// nil when the fields should be sent plain (first sighting, or fields the writer would
     /// refuse).
     static func prepared(for key: Key, fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
-        let found: (index: Int, prepared: PreparedHeaderLines?)? = table.withLock { table in
+        let local = tables.current
+        let found: (index: Int, prepared: PreparedHeaderLines?)? = local.state.withLock { table in
             for index in table.slots.indices where table.slots[index].key == key {
                 return (index, table.slots[index].prepared)
             }
@@ -59,7 +64,7 @@ enum PreparedCachingFields {
         guard let found else { return nil }
         if let prepared = found.prepared { return prepared }
         guard let made = PreparedHeaderLines(fields()) else { return nil }
-        table.withLock { table in
+        local.state.withLock { table in
             if found.index < table.slots.count, table.slots[found.index].key == key {
                 table.slots[found.index].prepared = made
             }
