@@ -3,7 +3,13 @@
 /// passed. The one wait every test target uses: assert its answer, so a condition that never
 /// comes fails the test instead of hanging it, and nothing sleeps hoping:
 /// `#expect(await waitUntil { server.openConnections == 0 }, "the connection closed")`.
-public func waitUntil(timeout: Double = 15, _ condition: () async throws -> Bool) async rethrows -> Bool {
+///
+/// The default deadline is a safety net, not a bound on the condition: it is one minute because
+/// the whole test process can be starved for tens of seconds on a busy 2-core machine (under
+/// `stress-ng --cpu 2` and parallel builds, tests that do nothing waited 21 s to start), and a
+/// condition that comes in milliseconds must not fail then. A condition that never comes still
+/// fails, only later.
+public func waitUntil(timeout: Double = 60, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = TestDeadline(seconds: timeout)
     var nap: UInt64 = 1_000_000
     while !deadline.passed {
