@@ -98,9 +98,10 @@ public struct HTTPRequest: Sendable {
         method.utf8.count == 4 && method.utf8.elementsEqual("HEAD".utf8)
     }
 
-    /// The first value of the query parameter `name`, if present.
+    /// The first value of the query parameter `name`, if present: `queryItems`' first match
+    /// (names compared as bytes: "\u{212A}" == "K" as Strings), found without decoding every item.
     public func query(_ name: String) -> String? {
-        queryItems.first { $0.name.utf8.elementsEqual(name.utf8) }?.value // bytes: "\u{212A}" == "K" as Strings
+        queryMark >= 0 ? QueryString.firstValue(named: name, in: rawQuery) : nil
     }
 
     /// The UTF-8 offset of the first `?` of `target`, or -1. Searched in the string's own bytes

@@ -3,18 +3,42 @@ public enum QueryString {
     /// Splits `a=1&b=2` into decoded items. Items without `=` get an empty value;
     /// empty pieces (`a=1&&b=2`) are skipped. Invalid escapes are kept literally.
     public static func decode(_ query: String) -> [QueryItem] {
-        guard !query.isEmpty else { return [] }
         var items: [QueryItem] = []
-        for piece in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            if let eq = piece.firstIndex(of: UInt8(ascii: "=")) {
-                items.append(QueryItem(
-                    name: percentDecode(piece[piece.startIndex..<eq], plusIsSpace: true),
-                    value: percentDecode(piece[piece.index(after: eq)...], plusIsSpace: true)))
-            } else {
-                items.append(QueryItem(name: percentDecode(piece, plusIsSpace: true), value: ""))
-            }
+        forEachPiece(of: query) { name, value in
+            items.append(QueryItem(name: percentDecode(name, plusIsSpace: true),
+                                   value: value.map { percentDecode($0, plusIsSpace: true) } ?? ""))
+            return true
         }
         return items
+    }
+
+    /// The decoded value of the first item whose decoded name is `name` (compared as bytes), as
+    /// `decode(query)` would list it, without decoding the values of the others: a handler
+    /// asking for two or three parameters reads the query that many times.
+    public static func firstValue(named name: String, in query: String) -> String? {
+        var found: String?
+        forEachPiece(of: query) { pieceName, value in
+            guard percentDecode(pieceName, plusIsSpace: true).utf8.elementsEqual(name.utf8) else { return true }
+            found = value.map { percentDecode($0, plusIsSpace: true) } ?? ""
+            return false
+        }
+        return found
+    }
+
+    /// The one splitting rule of both: `&`-separated pieces, empty ones skipped, each a name and,
+    /// after the first `=`, a value (nil without `=`). `body` returns false to stop.
+    private static func forEachPiece(of query: String,
+                                     _ body: (Substring.UTF8View.SubSequence, Substring.UTF8View.SubSequence?) -> Bool) {
+        guard !query.isEmpty else { return }
+        for piece in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let keepGoing: Bool
+            if let eq = piece.firstIndex(of: UInt8(ascii: "=")) {
+                keepGoing = body(piece[piece.startIndex..<eq], piece[piece.index(after: eq)...])
+            } else {
+                keepGoing = body(piece[...], nil)
+            }
+            if !keepGoing { return }
+        }
     }
 
     /// Decodes `%XX` escapes (and `+` when `plusIsSpace`). Bytes that do not form valid

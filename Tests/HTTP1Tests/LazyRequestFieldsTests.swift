@@ -100,4 +100,21 @@ import Testing
         #expect(HTTPRequest(method: "HEAD", target: "/").isHead)
         #expect(!HTTPRequest(method: "head", target: "/").isHead)
     }
+    /// `query(_:)` finds a parameter without decoding every item: it must answer what the first
+    /// match among all decoded items says, for names present, absent, repeated, valueless,
+    /// escaped, `+`-spaced and written with a Unicode look-alike.
+    @Test func queryAnswersTheFirstMatchOfTheDecodedItems() {
+        let targets = ["/v1/rates", "/v1/rates?", "/v1/rates?base=EUR&symbols=USD,GBP", "/x?a=1&a=2", "/x?&&a&b=",
+                       "/x?b%61se=%45UR&base=no", "/x?sym+bols=a+b&symbols=c", "/x?%ZZ=1&%zz=2", "/x?\u{212A}=1&K=2",
+                       "/x?date=2024-01-01&date", "/x?=empty&base"]
+        let names = ["base", "symbols", "a", "b", "sym bols", "%ZZ", "K", "\u{212A}", "date", "", "missing"]
+        for target in targets {
+            let request = HTTPRequest(method: "GET", target: target)
+            for name in names {
+                let expected = request.queryItems.first { $0.name.utf8.elementsEqual(name.utf8) }?.value
+                #expect(request.query(name) == expected, "\(target) \(name)")
+            }
+        }
+    }
 }
+
