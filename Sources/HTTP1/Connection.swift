@@ -62,6 +62,9 @@ final class Connection: @unchecked Sendable {
 
         /// The request being answered, for the response head and the access log.
         var current = CurrentRequest()
+        /// `current` may hold heap storage (text kept for the log, a client's id, a forwarded
+        /// address, a trace): kept as a flag so the check reads no part of `current`.
+        var currentHoldsStorage = false
         /// Status and body size of the response being flushed; logged once it is fully written.
         var pendingLog: (status: Int, bytes: Int)?
         var inPullLoop = false
@@ -388,12 +391,16 @@ final class Connection: @unchecked Sendable {
                                        requestID: request.requestIDValue, startedAt: now,
                                        forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
                                        incomingTrace: sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil)
-        switch core.responder(request) {
+        let answer = core.responder(request)
+        // Consumed: the ready response moves into `deliver` (no copy made and the original destroyed).
+        state.currentHoldsStorage = logged || state.current.forwardedFor != nil || request.requestIDValue.isText
+        switch consume answer {
         case let .ready(response):
             deliver(response)
         case let .pending(work):
             let trace = RequestTrace.begin(state.current.incomingTrace, headers: request.headers)
             state.current.trace = trace
+            state.currentHoldsStorage = true
             Task { [requestID = request.requestID] in
                 let response = await RequestContext.$requestID.withValue(requestID) {
                     await TraceContext.$current.withValue(trace) { await work() }
@@ -403,7 +410,7 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ response: HTTPResponse) {
+    private func deliver(_ response: consuming HTTPResponse) {
         let now = clock()
         // Shutdown marks the server draining first (readiness answers 503 from then on) and
         // tells each connection on its own loop after the listeners stop; a response finished
@@ -420,15 +427,14 @@ final class Connection: @unchecked Sendable {
         write(Problem(status: status, detail: detail).response, close: true)
     }
 
-    private func write(_ response: HTTPResponse, close: Bool) {
-        let date = owner.currentDate()
+    private func write(_ response: consuming HTTPResponse, close: Bool) {
         let serverName = core.configuration.serverName
-        var response = response
+        let (date, okPrefix) = owner.currentDate(serverName: serverName)
         var scratch = owner.headScratch(atLeast: ResponseHead.capacity(
             response, requestID: state.current.requestID, date: date, serverName: serverName))
         var (framing, headCount, safe) = ResponseHead.write(
             response, version: state.current.version, isHead: state.current.isHead, close: close,
-            requestID: state.current.requestID, date: date, serverName: serverName, into: scratch)
+            requestID: state.current.requestID, date: date, serverName: serverName, okPrefix: okPrefix, into: scratch)
         if !safe {
             // Never the header: a 500 problem instead, and the field's name in the log.
             let name = ResponseHeaderGuard.firstUnsafeField(response.headers).map { ResponseHeaderGuard.describe(response.headers.fields[$0]) }
@@ -440,7 +446,7 @@ final class Connection: @unchecked Sendable {
                 response, requestID: state.current.requestID, date: date, serverName: serverName))
             (framing, headCount, safe) = ResponseHead.write(
                 response, version: state.current.version, isHead: state.current.isHead, close: close,
-                requestID: state.current.requestID, date: date, serverName: serverName, into: scratch)
+                requestID: state.current.requestID, date: date, serverName: serverName, okPrefix: okPrefix, into: scratch)
         }
         if core.accessLog != nil {
             state.pendingLog = (response.status.code, framing.sendsBody ? response.body.count : 0)
@@ -517,7 +523,12 @@ final class Connection: @unchecked Sendable {
                                      trace: state.current.resolvedTrace()))
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
-        if state.current.startedAt != 0 { state.current = CurrentRequest() } // an idle connection holds no strings
+        // An idle connection holds no strings; when the request left none (no access log, a
+        // generated id, no trace), there is nothing to let go, and the next request overwrites it.
+        if state.currentHoldsStorage {
+            state.current = CurrentRequest()
+            state.currentHoldsStorage = false
+        }
         execute(state.machine.writeFinished(now: clock()))
     }
 

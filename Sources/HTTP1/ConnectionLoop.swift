@@ -40,8 +40,11 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private let shared: UnsafeMutablePointer<Shared>
 
-    /// This loop's `Date` header value for the current second.
-    func currentDate() -> [UInt8] { shared.pointee.date.current() }
+    /// This loop's `Date` header value for the current second, and the `200 OK` head prefix
+    /// with it (`ResponseHead.okPrefix`).
+    func currentDate(serverName: String) -> (date: [UInt8], okPrefix: [UInt8]) {
+        shared.pointee.date.current(serverName: serverName)
+    }
 
     /// Runs `flush` once on this loop after the current batch: lines logged during a batch of
     /// ready sockets go out together, before the loop waits again.

@@ -24,6 +24,12 @@ public enum RequestID: Sendable, Equatable, ExpressibleByStringLiteral, CustomSt
         }
     }
 
+    /// Whether this is a `.text` id (a `String`, which may own heap storage).
+    var isText: Bool {
+        if case .text = self { return true }
+        return false
+    }
+
     /// How many bytes `write(into:)` writes.
     var byteCount: Int {
         switch self {

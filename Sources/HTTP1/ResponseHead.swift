@@ -20,17 +20,17 @@ enum ResponseHead {
     /// - 304: no body; a Content-Length is sent only when the handler set one (it must be
     ///   the selected representation's length, so inventing `0` would be wrong);
     /// - HEAD (RFC 9110 §9.3.2): the GET's Content-Length, no body.
-    /// `handlerContentLength` is only looked up for the 304 and HEAD cases that use it.
-    static func framing(status: Int, isHead: Bool, bodyCount: Int,
-                        handlerContentLength: @autoclosure () -> String?) -> Framing {
+    /// `handlerContentLength` is read only for the 304 and HEAD cases that use it (the caller
+    /// need not look it up for others).
+    static func framing(status: Int, isHead: Bool, bodyCount: Int, handlerContentLength: String?) -> Framing {
         if status < 200 || status == 204 {
             return Framing(contentLength: nil, sendsBody: false)
         }
         if status == 304 {
-            return Framing(contentLength: handlerContentLength().flatMap { Int($0) }, sendsBody: false)
+            return Framing(contentLength: handlerContentLength.flatMap { Int($0) }, sendsBody: false)
         }
         if isHead {
-            if bodyCount == 0, let declared = handlerContentLength().flatMap({ Int($0) }) {
+            if bodyCount == 0, let declared = handlerContentLength.flatMap({ Int($0) }) {
                 return Framing(contentLength: declared, sendsBody: false)
             }
             return Framing(contentLength: bodyCount, sendsBody: false)
@@ -41,14 +41,14 @@ enum ResponseHead {
     /// An upper bound of the bytes `write` produces for these arguments (exact but for the
     /// digits of `Content-Length` and any handler fields the server drops).
     static func capacity(
-        _ response: HTTPResponse, requestID: RequestID, date: [UInt8], serverName: String
+        _ response: borrowing HTTPResponse, requestID: RequestID, date: [UInt8], serverName: String
     ) -> Int {
         var total = 9 + ASCIIDecimal.maxBytes + 1 + response.status.reasonPhrase.utf8.count + 2 // status line
         total += 6 + date.count + 10 + serverName.utf8.count // Date, Server
         total += 18 + ASCIIDecimal.maxBytes                  // Content-Length
         total += 24                                          // Connection
         total += 16 + requestID.byteCount + 2               // X-Request-ID
-        total += response.headers.prepared?.bytes.count ?? 0
+        total += (response.headers.prepared?.bytes.count ?? 0) + (response.headers.preparedTail?.bytes.count ?? 0)
         for field in response.headers.ownFields {
             total += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
@@ -63,21 +63,22 @@ enum ResponseHead {
     ///   - version: echoed from the request (`HTTP/1.0` or `HTTP/1.1`).
     ///   - close: `Connection: close` follows; otherwise a 1.0 keep-alive says `keep-alive`.
     static func write(
-        _ response: HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
-        requestID: RequestID, date: [UInt8], serverName: String, into buffer: UnsafeMutableRawBufferPointer
+        _ response: borrowing HTTPResponse, version: HTTPVersion, isHead: Bool, close: Bool,
+        requestID: RequestID, date: [UInt8], serverName: String, okPrefix: [UInt8] = [],
+        into buffer: UnsafeMutableRawBufferPointer
     ) -> (framing: Framing, count: Int, safe: Bool) {
-        let framing = framing(status: response.status.code, isHead: isHead,
-                              bodyCount: response.body.count,
-                              handlerContentLength: response.headers["Content-Length"])
+        let code = response.status.code
+        // Looked up only where it is used, and not through a closure (which would copy the response).
+        let declared = code == 304 || isHead ? response.headers["Content-Length"] : nil
+        let framing = framing(status: code, isHead: isHead, bodyCount: response.body.count,
+                              handlerContentLength: declared)
         var out = ByteWriter(buffer)
-        out.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
-        out.writeDecimal(response.status.code)
-        out.write(byte: 32)
-        out.write(response.status.reasonPhrase)
-        out.write("\r\nDate: ")
-        out.write(date)
-        out.write("\r\nServer: ")
-        out.write(serverName)
+        if !okPrefix.isEmpty && code == 200 && version.minor == 1 && isOK(response.status.reasonPhrase) {
+            okPrefix.withUnsafeBytes { out.write($0) } // made from `date` and `serverName` (`okPrefix`)
+        } else {
+            writeStatusDateServer(code: code, reason: response.status.reasonPhrase, version: version,
+                                  date: date, serverName: serverName, into: &out)
+        }
         if let length = framing.contentLength {
             out.write("\r\nContent-Length: ")
             out.writeDecimal(length)
@@ -107,8 +108,44 @@ enum ResponseHead {
                 out.write("\r\n")
             }
         }
+        if let tail = response.headers.preparedTail {
+            tail.bytes.withUnsafeBytes { out.write($0) }
+        }
         out.write("\r\n")
         return (framing, out.count, !unsafe)
+    }
+
+    /// The status line, `Date` and `Server`, up to the `\r\n` that ends `Server`'s value.
+    @inline(__always)
+    private static func writeStatusDateServer(code: Int, reason: String, version: HTTPVersion, date: [UInt8],
+                                              serverName: String, into out: inout ByteWriter) {
+        out.write(version == .http1_0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        out.writeDecimal(code)
+        out.write(byte: 32)
+        out.write(reason)
+        out.write("\r\nDate: ")
+        out.write(date)
+        out.write("\r\nServer: ")
+        out.write(serverName)
+    }
+
+    /// What `write` starts an HTTP/1.1 `200 OK` head with, for one `Date` and `Server`: made
+    /// once a second per event loop (`HTTPDateCache`) and copied as one block.
+    static func okPrefix(date: [UInt8], serverName: String) -> [UInt8] {
+        let bound = 30 + date.count + serverName.utf8.count + ASCIIDecimal.maxBytes
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            var out = ByteWriter(UnsafeMutableRawBufferPointer(buffer))
+            writeStatusDateServer(code: 200, reason: HTTPStatus.ok.reasonPhrase, version: .http1_1, date: date,
+                                  serverName: serverName, into: &out)
+            count = out.count
+        }
+    }
+
+    /// Whether a 200's reason phrase is the standard `OK` (a handler may set its own).
+    @inline(__always)
+    private static func isOK(_ reason: String) -> Bool {
+        var bytes = reason.utf8.makeIterator()
+        return bytes.next() == UInt8(ascii: "O") && bytes.next() == UInt8(ascii: "K") && bytes.next() == nil
     }
 
     /// Appends the whole head of `response` to `out` and returns its framing (tests, and

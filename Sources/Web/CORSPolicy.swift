@@ -77,12 +77,25 @@ public struct CORSPolicy: Sendable, Equatable {
     /// The most fields `apply` adds to a response (room a handler reserves up front).
     public static let maxAddedFields = 3
 
+    /// What `apply` adds for any origin, the same on every answer: prepared once
+    /// (`PreparedHeaderLines`) and appended as one block, so a hit neither builds nor checks
+    /// these two fields per request. Nil only if the block were refused (it is not: both are
+    /// constants a test writes), and then `apply` adds the fields one by one.
+    static let anyOriginFields = PreparedHeaderLines([
+        HTTPHeaders.Field(name: "Access-Control-Allow-Origin", value: "*"),
+        HTTPHeaders.Field(name: "Access-Control-Expose-Headers", value: exposedHeaders),
+    ])
+
     /// Adds the CORS fields to the answer of a public route.
     public func apply(to headers: inout HTTPHeaders, requestHeaders: HTTPHeaders) {
         switch origins {
         case .any:
-            headers.add("Access-Control-Allow-Origin", "*")
-            headers.add("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders)
+            if let prepared = CORSPolicy.anyOriginFields {
+                headers.append(prepared: prepared)
+            } else {
+                headers.add("Access-Control-Allow-Origin", "*")
+                headers.add("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders)
+            }
         case let .only(list):
             headers.add("Vary", "Origin")
             if let origin = admitted(CORSPolicy.soleOrigin(requestHeaders), list) {
