@@ -144,8 +144,7 @@ enum ResponseHead {
     /// Whether a 200's reason phrase is the standard `OK` (a handler may set its own).
     @inline(__always)
     private static func isOK(_ reason: String) -> Bool {
-        var bytes = reason.utf8.makeIterator()
-        return bytes.next() == UInt8(ascii: "O") && bytes.next() == UInt8(ascii: "K") && bytes.next() == nil
+        return reason == "OK" // two ASCII bytes: a small string, compared by its raw bits
     }
 
     /// Appends the whole head of `response` to `out` and returns its framing (tests, and

@@ -58,7 +58,7 @@ struct CachingHeadersStep: Middleware {
         }
         if plainHit && !notModified,
            let prepared = PreparedCachingFields.prepared(
-               for: .init(left: left, age: age, status: status.code, gzip: gzip, vary: vary, etag: etag, contentType: contentType),
+               left: left, age: age, status: status.code, gzip: gzip, vary: vary, etag: etag, contentType: contentType,
                fields: fields) {
             var headers = HTTPHeaders(prepared: prepared, reservingCapacity: hasOwn ? room : 0)
             if hasOwn { for field in own { headers.add(field.name, field.value) } }

@@ -25,6 +25,14 @@ enum PreparedCachingFields {
         var vary: Bool
         var etag: String
         var contentType: String
+
+        /// Whether this key has these parts: compared in place, so a hit builds no key (no
+        /// retain of its tag and type) to look one up.
+        @inline(__always)
+        func matches(left: Int, age: Int, status: Int, gzip: Bool, vary: Bool, etag: String, contentType: String) -> Bool {
+            self.left == left && self.age == age && self.status == status && self.gzip == gzip && self.vary == vary
+                && self.etag == etag && self.contentType == contentType
+        }
     }
 
     private struct Slot {
@@ -47,11 +55,20 @@ enum PreparedCachingFields {
     /// nil when the fields should be sent plain (first sighting, or fields the writer would
     /// refuse).
     static func prepared(for key: Key, fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
+        prepared(left: key.left, age: key.age, status: key.status, gzip: key.gzip, vary: key.vary, etag: key.etag,
+                 contentType: key.contentType, fields: fields)
+    }
+
+    /// `prepared(for:fields:)` for the key of these parts, which is made only when stored.
+    static func prepared(left: Int, age: Int, status: Int, gzip: Bool, vary: Bool, etag: String, contentType: String,
+                         fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
         let local = tables.current
         let found: (index: Int, prepared: PreparedHeaderLines?)? = local.state.withLock { table in
-            for index in table.slots.indices where table.slots[index].key == key {
+            for index in table.slots.indices where table.slots[index].key.matches(
+                left: left, age: age, status: status, gzip: gzip, vary: vary, etag: etag, contentType: contentType) {
                 return (index, table.slots[index].prepared)
             }
+            let key = Key(left: left, age: age, status: status, gzip: gzip, vary: vary, etag: etag, contentType: contentType)
             let slot = Slot(key: key, prepared: nil)
             if table.slots.count < capacity {
                 table.slots.append(slot)
@@ -65,7 +82,8 @@ enum PreparedCachingFields {
         if let prepared = found.prepared { return prepared }
         guard let made = PreparedHeaderLines(fields()) else { return nil }
         local.state.withLock { table in
-            if found.index < table.slots.count, table.slots[found.index].key == key {
+            if found.index < table.slots.count, table.slots[found.index].key.matches(
+                left: left, age: age, status: status, gzip: gzip, vary: vary, etag: etag, contentType: contentType) {
                 table.slots[found.index].prepared = made
             }
         }
