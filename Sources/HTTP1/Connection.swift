@@ -60,10 +60,13 @@ final class Connection: @unchecked Sendable {
         var pendingBody: [UInt8] = []
         var pendingBodyOffset = 0
 
-        /// The request being answered, for the response head and the access log.
+        /// The request being answered, for the response head.
         var current = CurrentRequest()
-        /// `current` may hold heap storage (text kept for the log, a client's id, a forwarded
-        /// address, a trace): kept as a flag so the check reads no part of `current`.
+        /// The request being answered, for the access line and the trace (default unless
+        /// `currentHoldsStorage`).
+        var details = RequestDetails()
+        /// `current` or `details` may hold heap storage (a client's id, text kept for the log, a
+        /// forwarded address, a trace): kept as a flag so the check reads neither.
         var currentHoldsStorage = false
         /// Status and body size of the response being flushed; logged once it is fully written.
         var pendingLog: (status: Int, bytes: Int)?
@@ -84,13 +87,22 @@ final class Connection: @unchecked Sendable {
         _modify { yield &stateStorage.pointee }
     }
 
+    /// What the response head needs of the request being answered: a few words, written for
+    /// every request.
     private struct CurrentRequest {
-        var method = "-"
-        var path = "-"
         var version = HTTPVersion.http1_1
         var isHead = false
         var requestID: RequestID = ""
         var startedAt: UInt64 = 0
+    }
+
+    /// What only the access line and the trace need of the request being answered: written
+    /// only when something will read it (an access log, a trusted `X-Forwarded-For`, a
+    /// `traceparent`, a handler answering asynchronously), so a cached hit without them
+    /// neither writes nor destroys it. Its defaults are what an access line says without it.
+    private struct RequestDetails {
+        var method = "-"
+        var path = "-"
         /// From `X-Forwarded-For`, only with `trustForwardedHeaders`.
         var forwardedFor: String?
         /// The caller's valid `traceparent`, if any (`RequestTrace.incoming`).
@@ -387,22 +399,27 @@ final class Connection: @unchecked Sendable {
         let sent = request.serverReadFields
         request.requestIDValue = RequestID.resolve(sent.contains(.requestID) ? request.headers["X-Request-ID"] : nil,
                                                    source: owner.requestIDs)
+        state.current = CurrentRequest(version: request.version, isHead: request.isHead,
+                                       requestID: request.requestIDValue, startedAt: now)
         // Method and path are kept for the access line only: without one, nothing reads them.
         let logged = core.accessLog != nil
-        state.current = CurrentRequest(method: logged ? request.method : "-", path: logged ? request.path : "-",
-                                       version: request.version, isHead: request.isHead,
-                                       requestID: request.requestIDValue, startedAt: now,
-                                       forwardedFor: core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil,
-                                       incomingTrace: sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil)
+        let forwardedFor = core.configuration.trustForwardedHeaders ? ForwardedFor.clientAddress(request.headers) : nil
+        let incomingTrace = sent.contains(.traceparent) ? RequestTrace.incoming(request.headers) : nil
+        if logged || forwardedFor != nil || incomingTrace != nil {
+            state.details = RequestDetails(method: logged ? request.method : "-", path: logged ? request.path : "-",
+                                           forwardedFor: forwardedFor, incomingTrace: incomingTrace)
+            state.currentHoldsStorage = true
+        } else if request.requestIDValue.isText {
+            state.currentHoldsStorage = true
+        }
         let answer = core.responder(request)
         // Consumed: the ready response moves into `deliver` (no copy made and the original destroyed).
-        state.currentHoldsStorage = logged || state.current.forwardedFor != nil || request.requestIDValue.isText
         switch consume answer {
         case let .ready(response):
             deliver(response)
         case let .pending(work):
-            let trace = RequestTrace.begin(state.current.incomingTrace, headers: request.headers)
-            state.current.trace = trace
+            let trace = RequestTrace.begin(state.details.incomingTrace, headers: request.headers)
+            state.details.trace = trace
             state.currentHoldsStorage = true
             Task { [requestID = request.requestID] in
                 let response = await RequestContext.$requestID.withValue(requestID) {
@@ -425,7 +442,15 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Lets go of what the last request left (its strings, its trace).
+    private func forgetCurrentRequest() {
+        state.current = CurrentRequest()
+        state.details = RequestDetails()
+        state.currentHoldsStorage = false
+    }
+
     private func writeProblem(status: HTTPStatus, detail: String) {
+        if state.currentHoldsStorage { forgetCurrentRequest() }
         state.current = CurrentRequest(requestID: .generated(owner.requestIDs.next()), startedAt: clock())
         write(Problem(status: status, detail: detail).response, close: true)
     }
@@ -520,18 +545,16 @@ final class Connection: @unchecked Sendable {
     private func finishedWriting() {
         if let (status, bytes) = state.pendingLog, let accessLog = core.accessLog {
             state.pendingLog = nil
-            accessLog(AccessLogEntry(method: state.current.method, path: state.current.path, status: status, bytes: bytes,
+            accessLog(AccessLogEntry(method: state.details.method, path: state.details.path, status: status, bytes: bytes,
                                      durationSeconds: Double(Self.now() &- state.current.startedAt) / 1e9,
-                                     requestID: state.current.requestID.description, remoteAddress: state.current.forwardedFor ?? remoteAddress,
-                                     trace: state.current.resolvedTrace()))
+                                     requestID: state.current.requestID.description, remoteAddress: state.details.forwardedFor ?? remoteAddress,
+                                     trace: state.details.resolvedTrace()))
+            state.currentHoldsStorage = true // the trace made just now
             if let flush = core.accessLogFlush { owner.scheduleLogFlush(flush) }
         }
         // An idle connection holds no strings; when the request left none (no access log, a
         // generated id, no trace), there is nothing to let go, and the next request overwrites it.
-        if state.currentHoldsStorage {
-            state.current = CurrentRequest()
-            state.currentHoldsStorage = false
-        }
+        if state.currentHoldsStorage { forgetCurrentRequest() }
         execute(state.machine.writeFinished(now: clock()))
     }
 
