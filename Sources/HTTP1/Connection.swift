@@ -1,5 +1,4 @@
 import Base
-import Dispatch
 import Transport
 
 /// One accepted socket, driven by its owner loop's epoll set and timers: it reads into its
@@ -562,7 +561,7 @@ final class Connection: @unchecked Sendable {
         watch(SocketInterest(read: state.interest.read, write: true))
     }
 
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func now() -> UInt64 { SystemFacts.monotonicNanoseconds() }
 
     /// The time for the state machine: the reading taken when the loop event being handled
     /// began, else a fresh one. One event's steps (a request parsed, answered from the cache,

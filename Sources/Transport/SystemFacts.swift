@@ -7,6 +7,18 @@ public enum SystemFacts {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
+    /// The monotonic clock in nanoseconds: the same clock and origin as
+    /// `DispatchTime.now().uptimeNanoseconds` (`CLOCK_MONOTONIC` on Linux, which libdispatch
+    /// reads too; `SystemFactsTests` holds them together), read directly. Through Dispatch a
+    /// reading cost twice the instructions, and a cached hit reads the clock twice (the event's
+    /// time, the request's latency).
+    @inline(__always)
+    public static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
     /// Whole seconds since the Unix epoch on the wall clock (the `Date` header's second).
     @inline(__always)
     public static func wallClockSecond() -> Int {

@@ -22,14 +22,12 @@ import TestSupport
         "Cache/SharedCacheLayer.swift": "the pause between polls of another replica's fill lock only paces calls to Redis; the wait limit is on the injected clock",
         "Transport/EventLoop.swift": "the event loop's timers and epoll timeout: the production clock of every timer it runs",
         "Transport/Listener.swift": "the accept back-off timer, armed on the event loop's clock",
-        "Transport/SystemFacts.swift": "the wall-clock second of the Date header",
-        "HTTP1/Connection.swift": "the production reading handed to ConnectionStateMachine (pure, takes `now`) and access-log durations",
+        "Transport/SystemFacts.swift": "the wall-clock second of the Date header; the monotonic reading of the connections' state machines, access-log durations and request latency (`monotonicNanoseconds`)",
         "HTTP1/HTTPServer.swift": "the drain grace timer of a real shutdown",
         "Redis/RedisClientCore.swift": "the production reading handed to RedisConnectionStateMachine (pure, takes `now`), its tick timer, the jitter seed",
         "Redis/RedisSubscriber.swift": "a SUBSCRIBE's confirmation timeout on the client's queue",
         "Almanac/AlmanacApp.swift": "the shutdown delay load balancers see, in real seconds",
         "Almanac/CLI/HealthCheck.swift": "the health-check command's deadline over a real socket",
-        "Almanac/HTTP/MetricsStep.swift": "request latency for /metrics",
         "Almanac/Logging/Logger.swift": "every log line's wall-clock time",
     ]
 

@@ -1,5 +1,5 @@
-import Dispatch
 import HTTP1
+import Transport
 import Web
 
 /// Per-route request metrics as a pipeline step: every answer (a handler's, a step's, the
@@ -50,12 +50,12 @@ struct MetricsStep: Middleware {
     func begin(_ request: HTTPRequest, _ context: RouteContext) -> (series: HTTPMetrics.Series, start: UInt64) {
         let series = context.route.map { self.series(for: $0.pattern) } ?? unmatched
         let received = request.receivedAt
-        return (series, received != 0 ? received : DispatchTime.now().uptimeNanoseconds)
+        return (series, received != 0 ? received : SystemFacts.monotonicNanoseconds())
     }
 
     func finish(_ response: inout HTTPResponse, _ request: HTTPRequest, _ context: RouteContext,
                 _ token: (series: HTTPMetrics.Series, start: UInt64)) {
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- token.start) / 1e9
+        let seconds = Double(SystemFacts.monotonicNanoseconds() &- token.start) / 1e9
         token.series.record(method: request.method, status: response.status.code, seconds: seconds)
     }
 }
