@@ -4,7 +4,8 @@ struct PendingRequest {
     var method = ""
     var target = ParsedRequestTarget(raw: "", origin: "", authority: nil)
     var version = HTTPVersion.http1_1
-    var fields: [HTTPHeaders.Field] = []
+    /// The header section's fields, once it is complete (none: nil).
+    var received: ReceivedFields?
     /// Bytes of field lines so far (header section, then trailers), CRLFs included.
     var headerBytes = 0
     var fieldCount = 0
@@ -30,9 +31,7 @@ struct PendingRequest {
     /// Chunk-extension bytes so far (limited by `maxChunkExtensionBytes`).
     var chunkExtensionBytes = 0
 
-    /// Ready for the next request on the connection; keeps the field array's capacity.
-    /// Ready for the next request. The fields array went to the finished request's
-    /// `HTTPHeaders` as is (no copy), so the next request starts a new one.
+    /// Ready for the next request on the connection.
     mutating func reset() {
         self = PendingRequest()
     }

@@ -22,6 +22,8 @@ extension RequestParser {
             return .fail(error)
         }
         consume(upTo: lf + 1)
+        headStart = readIndex
+        fieldSpanCount = 0
         state = .headerLines
         return .continue
     }
@@ -90,12 +92,13 @@ extension RequestParser {
             if let error = pending.interpretField(name: name, value: value) {
                 return .fail(error)
             }
-            // Each request's fields array goes to its HTTPHeaders, so the next one starts empty:
-            // room for a typical head at once instead of growing 1 → 2 → 4 → 8.
-            if pending.fields.isEmpty { pending.fields.reserveCapacity(8) }
-            pending.fields.append(HTTPHeaders.Field(name: CommonTokens.fieldName(name) ?? name.string, value: value.string))
+            let span = FieldSpan(nameStart: name.start - headStart, nameEnd: name.end - headStart,
+                                 valueStart: value.start - headStart, valueEnd: value.end - headStart)
+            if fieldSpanCount < fieldSpans.count { fieldSpans[fieldSpanCount] = span } else { fieldSpans.append(span) }
+            fieldSpanCount += 1
             return .continue
         case .endOfSection:
+            keepReceivedFields(p)
             return finishHead()
         }
     }
@@ -182,6 +185,17 @@ extension RequestParser {
         return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))
     }
 
+    /// The header section is complete: its fields are copied out of the buffer into the
+    /// request's own block (`ReceivedFields`), before body bytes or the next request reuse it.
+    mutating func keepReceivedFields(_ p: UnsafeBufferPointer<UInt8>) {
+        guard fieldSpanCount > 0 else { return }
+        let count = fieldSpanCount
+        let section = UnsafeBufferPointer(rebasing: p[headStart..<(headStart + fieldSpans[count - 1].valueEnd)])
+        pending.received = fieldSpans.withUnsafeBufferPointer {
+            ReceivedFields(section: section, spans: UnsafeBufferPointer(rebasing: $0[0..<count]))
+        }
+    }
+
     /// The empty line arrived: decide the framing (RFC 9112 §6.3) and the expectation.
     mutating func finishHead() -> StepOutcome {
         if pending.version == .http1_1 && pending.hostCount == 0 {
@@ -229,12 +243,24 @@ extension RequestParser {
 }
 
 extension ParseBytes {
-    /// Case-sensitive comparison with a literal (methods and the version are case-sensitive).
+    /// Case-sensitive comparison with a literal (methods and the version are case-sensitive),
+    /// read in place: no closure.
+    @inline(__always)
     func equalsExactly(_ literal: StaticString) -> Bool {
         guard literal.utf8CodeUnitCount == count else { return false }
-        return literal.withUTF8Buffer { lit in
-            for k in 0..<lit.count where base[start + k] != lit[k] { return false }
-            return true
+        // A one-scalar literal may be stored as the scalar, without a pointer to read.
+        guard literal.hasPointerRepresentation else {
+            return literal.withUTF8Buffer { lit in
+                for k in 0..<lit.count where base[start &+ k] != lit[k] { return false }
+                return true
+            }
         }
+        let lit = literal.utf8Start
+        var k = 0
+        while k < count {
+            if base[start &+ k] != lit[k] { return false }
+            k &+= 1
+        }
+        return true
     }
 }
