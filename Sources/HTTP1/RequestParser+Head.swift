@@ -69,9 +69,9 @@ extension RequestParser {
         case .failure(let error):
             return error
         case .success(let target):
-            pending.target = target
+            parts.target = target
         }
-        pending.method = CommonTokens.method(methodBytes) ?? methodBytes.string
+        parts.method = CommonTokens.method(methodBytes) ?? methodBytes.string
         return nil
     }
 
@@ -88,12 +88,13 @@ extension RequestParser {
         switch takeFieldLine(p) {
         case .needMore: return .needMore
         case .failure(let error): return .fail(error)
-        case .field(let name, let value):
-            if let error = pending.interpretField(name: name, value: value) {
+        case .field(let at):
+            if let error = pending.interpretField(name: ParseBytes(p, at.nameStart, at.nameEnd),
+                                                  value: ParseBytes(p, at.valueStart, at.valueEnd)) {
                 return .fail(error)
             }
-            let span = FieldSpan(nameStart: name.start - headStart, nameEnd: name.end - headStart,
-                                 valueStart: value.start - headStart, valueEnd: value.end - headStart)
+            let span = FieldSpan(nameStart: at.nameStart - headStart, nameEnd: at.nameEnd - headStart,
+                                 valueStart: at.valueStart - headStart, valueEnd: at.valueEnd - headStart)
             if fieldSpanCount < fieldSpans.count { fieldSpans[fieldSpanCount] = span } else { fieldSpans.append(span) }
             fieldSpanCount += 1
             return .continue
@@ -106,8 +107,9 @@ extension RequestParser {
     enum FieldLine {
         case needMore
         case failure(ParseError)
-        /// A valid field; its bytes are already consumed (the ranges stay readable in `p`).
-        case field(name: ParseBytes, value: ParseBytes)
+        /// A valid field, where its name and value lie in `p`; its bytes are already consumed
+        /// (they stay readable in `p`).
+        case field(FieldSpan)
         /// The empty line; consumed.
         case endOfSection
     }
@@ -145,11 +147,11 @@ extension RequestParser {
         switch Self.parseFieldLine(ParseBytes(p, readIndex, contentEnd)) {
         case .failure(let error):
             return .failure(error)
-        case .success(let (name, value)):
+        case .success(let span):
             pending.headerBytes += lineBytes
             pending.fieldCount += 1
             consume(upTo: lf + 1)
-            return .field(name: name, value: value)
+            return .field(span)
         }
     }
 
@@ -159,7 +161,7 @@ extension RequestParser {
     }
 
     /// `field-line = field-name ":" OWS field-value OWS` (RFC 9112 §5).
-    static func parseFieldLine(_ line: ParseBytes) -> Result<(ParseBytes, ParseBytes), ParseError> {
+    static func parseFieldLine(_ line: ParseBytes) -> Result<FieldSpan, ParseError> {
         if ParseByte.isWhitespace(line[line.start]) {
             return .failure(.badRequest("A field line starts with whitespace: obs-fold is not accepted (RFC 9112 §5.2)"))
         }
@@ -182,7 +184,8 @@ extension RequestParser {
         guard value.allFieldValueBytes() else {
             return .failure(.badRequest("A field value contains a control character (RFC 9110 §5.5)"))
         }
-        return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))
+        let trimmed = value.trimmingWhitespace()
+        return .success(FieldSpan(nameStart: line.start, nameEnd: i, valueStart: trimmed.start, valueEnd: trimmed.end))
     }
 
     /// The header section is complete: its fields are copied out of the buffer into the
@@ -191,7 +194,7 @@ extension RequestParser {
         guard fieldSpanCount > 0 else { return }
         let count = fieldSpanCount
         let section = UnsafeBufferPointer(rebasing: p[headStart..<(headStart + fieldSpans[count - 1].valueEnd)])
-        pending.received = fieldSpans.withUnsafeBufferPointer {
+        parts.received = fieldSpans.withUnsafeBufferPointer {
             ReceivedFields(section: section, spans: UnsafeBufferPointer(rebasing: $0[0..<count]))
         }
     }
@@ -230,11 +233,11 @@ extension RequestParser {
             return .continue
         }
         if length > 0 {
-            pending.body.reserveCapacity(length)
+            parts.body.reserveCapacity(length)
             state = .fixedBody(remaining: length)
             return .continue
         }
-        return completeRequest()
+        return .complete
     }
 
     var contentTooLarge: ParseError {

@@ -38,6 +38,7 @@ public struct RequestParser: Sendable {
     var scanIndex = 0
     var state = State.requestLine
     var pending = PendingRequest()
+    var parts = RequestParts()
     /// Where the current head's field lines start in `buffer`. While the header section
     /// arrives its bytes stay buffered from here (compaction keeps them), so each field is
     /// recorded as a `FieldSpan` and copied once, with all the others, when the head completes.
@@ -85,11 +86,7 @@ public struct RequestParser: Sendable {
         if case .failed(let error, _) = state { return .error(error) }
         let bytes = buffer  // a second reference, not a copy: `buffer` is not mutated below
         let end = bufferEnd
-        let event = bytes.withUnsafeBufferPointer { step(UnsafeBufferPointer(rebasing: $0[0..<end])) }
-        if case .error(let error) = event {
-            state = .failed(error, phase)
-        }
-        return event
+        return bytes.withUnsafeBufferPointer { step(UnsafeBufferPointer(rebasing: $0[0..<end])) }
     }
 
     public var phase: ParserPhase {
@@ -177,6 +174,8 @@ public struct RequestParser: Sendable {
 
     // MARK: - The state machine
 
+    /// Runs the state machine until it needs more bytes, completes a request or fails (then
+    /// the failure is sticky: `state` keeps it with the phase it happened in).
     mutating func step(_ p: UnsafeBufferPointer<UInt8>) -> ParserEvent {
         while true {
             let outcome: StepOutcome
@@ -198,35 +197,57 @@ public struct RequestParser: Sendable {
                     return .expectContinue
                 }
                 return .needMore
-            case .event(let event): return event
+            case .complete:
+                return completeRequest()
+            case .fail(let error):
+                state = .failed(error, phase)
+                return .error(error)
             }
         }
     }
 
+    /// What one step of the state machine did. Small on purpose (the finished request is made
+    /// by `completeRequest` straight into the event `step` returns, never carried through here).
     enum StepOutcome {
         /// Progress was made; run the (possibly new) state again.
         case `continue`
         case needMore
-        case event(ParserEvent)
-
-        static func fail(_ error: ParseError) -> StepOutcome { .event(.error(error)) }
+        /// The pending request is whole.
+        case complete
+        case fail(ParseError)
     }
 
-    /// Hands the request out and gets ready for the next one on the connection.
-    mutating func completeRequest() -> StepOutcome {
-        var headers = HTTPHeaders(received: pending.received)
-        if let authority = pending.target.authority {
-            headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
-        }
-        // Made whole at once (no field set afterwards): the value moves into the event.
-        let request = HTTPRequest(method: pending.method, target: pending.target.raw,
-                                  routedTarget: pending.target.origin, queryMark: pending.target.queryMark,
-                                  version: pending.version,
-                                  headers: headers, body: pending.body, serverReadFields: pending.serverReadFields)
+    /// Hands the request out and gets ready for the next one on the connection. Its parts
+    /// are moved into it (swapped out for nothing: no copy, no release).
+    mutating func completeRequest() -> ParserEvent {
+        var method: String?
+        swap(&method, &parts.method)
+        var target: ParsedRequestTarget?
+        swap(&target, &parts.target)
+        var received: ReceivedFields?
+        swap(&received, &parts.received)
+        var body: [UInt8] = []
+        swap(&body, &parts.body)
         let keepAlive = pending.keepAlive
-        pending.reset()
+        let version = pending.version
+        let serverReadFields = pending.serverReadFields
+        pending = PendingRequest()
         expectContinuePending = false
         state = .requestLine
-        return .event(.request(request, keepAlive: keepAlive))
+        // A head always has a request line (method and target) before it completes; were one
+        // missing, the connection fails like any other parse error rather than trap.
+        guard let method, let target else {
+            let error = ParseError(status: .internalServerError, detail: "The request line was lost")
+            state = .failed(error, .head)
+            return .error(error)
+        }
+        var headers = HTTPHeaders(received: consume received)
+        if let authority = target.authority {
+            headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
+        }
+        return .request(HTTPRequest(method: method, target: target.raw, routedTarget: target.origin,
+                                    queryMark: target.queryMark, version: version, headers: headers,
+                                    body: consume body, serverReadFields: serverReadFields),
+                        keepAlive: keepAlive)
     }
 }
