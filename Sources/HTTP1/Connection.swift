@@ -367,19 +367,17 @@ final class Connection: @unchecked Sendable {
     }
 
     /// An idle keep-alive connection should cost next to nothing, but the parser's emptied
-    /// buffer keeps its capacity: a parser with nothing buffered whose buffer grew past
-    /// `keptParserCapacity` is replaced by a fresh one (no state is lost between requests;
-    /// the next read allocates what it needs). A buffer that small is kept: replacing it after
-    /// every request cost a parser's teardown and set-up plus a `malloc`/`free` pair per
-    /// request (~5% of a cached hit's instructions) to save less than 300 bytes.
+    /// buffer (and its room for field spans) keeps its capacity: a parser with nothing buffered
+    /// that grew past what a typical request needs (`holdsSpareMemory`) is replaced by a fresh
+    /// one (no state is lost between requests; the next read allocates what it needs). A small
+    /// one is kept: replacing it after every request cost a parser's teardown and set-up plus a
+    /// `malloc`/`free` pair per request (~5% of a cached hit's instructions) to save less than
+    /// 300 bytes.
     private func releaseIdleParserMemory() {
-        if state.parser.bufferedByteCount == 0 && state.parser.phase == .idle && state.parser.buffer.capacity > Self.keptParserCapacity {
+        if state.parser.bufferedByteCount == 0 && state.parser.phase == .idle && state.parser.holdsSpareMemory {
             state.parser = RequestParser(limits: core.parserLimits)
         }
     }
-
-    /// Parser buffer capacity an idle connection may keep (a typical request head fits).
-    static let keptParserCapacity = 256
 
     private func suspendReading() {
         watch(SocketInterest(read: false, write: state.interest.write))

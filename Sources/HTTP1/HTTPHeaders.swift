@@ -17,21 +17,33 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Fields prepared once and shared (`PreparedHeaderLines`), written before `own`.
     public private(set) var prepared: PreparedHeaderLines?
-    /// Fields of this value alone, after the prepared ones.
+    /// A received request's fields as the parser checked them, kept as bytes until read
+    /// (`ReceivedFields`); they come before `own`. A value has prepared or received fields,
+    /// never both (one is a response's, the other a request's).
+    private var received: ReceivedFields?
+    /// Fields of this value alone, after the prepared or received ones.
     private var own: [Field]
     /// Fields prepared once and shared, written after `own`: what a step adds last whatever the
     /// response (CORS's constant fields for any origin), so a hit copies them as one block
     /// instead of adding, checking and freeing two fields per request.
     public private(set) var preparedTail: PreparedHeaderLines?
 
-    /// Every field in order: the prepared ones, this value's own, then the prepared tail.
+    /// Every field in order: the prepared or received ones, this value's own, then the
+    /// prepared tail.
     public var fields: [Field] {
-        if prepared == nil && preparedTail == nil { return own }
-        return (prepared?.fields ?? []) + own + (preparedTail?.fields ?? [])
+        if prepared == nil && received == nil && preparedTail == nil { return own }
+        var all = prepared?.fields ?? received?.fields ?? []
+        all += own
+        if let preparedTail { all += preparedTail.fields }
+        return all
     }
 
-    /// The fields between the prepared blocks (what the head writer serializes itself).
-    var ownFields: [Field] { own }
+    /// The fields between the blocks the head writer copies as they are (prepared before, the
+    /// tail after): what it serializes itself.
+    var ownFields: [Field] {
+        guard let received else { return own }
+        return received.fields + own
+    }
 
     public init() { own = [] }
 
@@ -39,9 +51,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// Takes `fields` as they are (the parser hands its array over without a copy).
+    /// Takes `fields` as they are (no copy of the array).
     public init(fields: [Field]) {
         own = fields
+    }
+
+    /// The fields of a request the parser received, read from their bytes when asked.
+    init(received: ReceivedFields?) {
+        self.received = received
+        own = []
     }
 
     /// The prepared fields, with room for `capacity` more of this value's own (none reserved
@@ -58,7 +76,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool { lhs.fields == rhs.fields }
 
-    public var count: Int { (prepared?.fields.count ?? 0) + own.count + (preparedTail?.fields.count ?? 0) }
+    public var count: Int {
+        (prepared?.fields.count ?? 0) + (received?.count ?? 0) + own.count + (preparedTail?.fields.count ?? 0)
+    }
 
     /// The first value of the field named `name` (case-insensitive), if any.
     public subscript(name: String) -> String? {
@@ -66,6 +86,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) {
                 return field.value
             }
+        }
+        if let received, let value = received.firstValue(named: name) {
+            return value
         }
         for field in own where field.name.equalsIgnoringASCIICase(name) {
             return field.value
@@ -80,7 +103,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Every value of the field named `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        var values: [String] = []
+        if let prepared {
+            for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        }
+        if let received {
+            received.forEachIndex(named: name) { index in
+                values.append(received.value(index))
+                return true
+            }
+        }
+        for field in own where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        if let preparedTail {
+            for field in preparedTail.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        }
+        return values
     }
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
@@ -111,12 +148,16 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         add(name, value)
     }
 
-    /// Removes every field named `name`. A prepared field is never changed in place: the
-    /// prepared block holding it is dissolved into this value's own fields first.
+    /// Removes every field named `name`. A prepared or received field is never changed in
+    /// place: the block holding it is dissolved into this value's own fields first.
     public mutating func remove(_ name: String) {
         if let prepared, prepared.fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
             own = prepared.fields + own
             self.prepared = nil
+        }
+        if let received, received.contains(named: name) {
+            own = received.fields + own
+            self.received = nil
         }
         if let preparedTail, preparedTail.fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
             dissolveTail()

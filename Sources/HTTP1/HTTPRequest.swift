@@ -55,12 +55,14 @@ public struct HTTPRequest: Sendable {
 
     /// A request as the parser completes it: `routedTarget` is the target's `path[?query]`
     /// (the target itself but for absolute-form), `serverReadFields` what the parser saw.
-    init(method: String, target: String, routedTarget: String, version: HTTPVersion,
+    /// `queryMark` is the first `?`'s offset in `routedTarget` (-1: none) when the caller found
+    /// it already, nil to search for it here.
+    init(method: String, target: String, routedTarget: String, queryMark: Int? = nil, version: HTTPVersion,
          headers: HTTPHeaders, body: [UInt8], serverReadFields: ServerReadFields, requestID: RequestID = "") {
         self.method = method
         self.target = target
         self.routedTarget = routedTarget
-        self.queryMark = HTTPRequest.queryMark(in: routedTarget)
+        self.queryMark = queryMark ?? HTTPRequest.queryMark(in: routedTarget)
         self.version = version
         self.headers = headers
         self.body = body

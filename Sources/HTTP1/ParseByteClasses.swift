@@ -83,13 +83,24 @@ struct ParseBytes {
         return ParseBytes(base, s, e)
     }
 
-    /// ASCII case-insensitive comparison with a lowercase literal.
+    /// ASCII case-insensitive comparison with a lowercase literal (read in place: no closure).
+    @inline(__always)
     func equalsLowercase(_ literal: StaticString) -> Bool {
         guard literal.utf8CodeUnitCount == count else { return false }
-        return literal.withUTF8Buffer { lit in
-            for k in 0..<lit.count where ParseByte.lowercased(base[start + k]) != lit[k] { return false }
-            return true
+        // A one-scalar literal may be stored as the scalar, without a pointer to read.
+        guard literal.hasPointerRepresentation else {
+            return literal.withUTF8Buffer { lit in
+                for k in 0..<lit.count where ParseByte.lowercased(base[start &+ k]) != lit[k] { return false }
+                return true
+            }
         }
+        let lit = literal.utf8Start
+        var k = 0
+        while k < count {
+            if ParseByte.lowercased(base[start &+ k]) != lit[k] { return false }
+            k &+= 1
+        }
+        return true
     }
 
     func allSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {

@@ -1,10 +1,11 @@
 /// What the parser has learned about the request in progress, field by field, so that
 /// nothing is rescanned when the head completes.
+///
+/// Plain values only (counts, flags): starting the next request overwrites them, with nothing
+/// to release. The parts that become the request (method, target, fields, body) are the
+/// parser's `RequestParts`, moved into the request when it completes.
 struct PendingRequest {
-    var method = ""
-    var target = ParsedRequestTarget(raw: "", origin: "", authority: nil)
     var version = HTTPVersion.http1_1
-    var fields: [HTTPHeaders.Field] = []
     /// Bytes of field lines so far (header section, then trailers), CRLFs included.
     var headerBytes = 0
     var fieldCount = 0
@@ -16,7 +17,8 @@ struct PendingRequest {
     var transferCodingCount = 0
     var chunkedCount = 0
     var lastCodingIsChunked = false
-    var unsupportedCodingDetail: String?
+    /// The first transfer coding that is not served, by kind (its detail is made on refusal).
+    var unsupportedCoding = UnsupportedCoding.none
     var connectionClose = false
     var connectionKeepAlive = false
     var expectsContinue = false
@@ -24,18 +26,10 @@ struct PendingRequest {
     /// The fields the server reads for every request that were sent (`ServerReadFields`).
     var serverReadFields: ServerReadFields = []
 
-    var body: [UInt8] = []
     /// Sum of the chunk sizes announced so far.
     var chunkedBodyBytes = 0
     /// Chunk-extension bytes so far (limited by `maxChunkExtensionBytes`).
     var chunkExtensionBytes = 0
-
-    /// Ready for the next request on the connection; keeps the field array's capacity.
-    /// Ready for the next request. The fields array went to the finished request's
-    /// `HTTPHeaders` as is (no copy), so the next request starts a new one.
-    mutating func reset() {
-        self = PendingRequest()
-    }
 
     /// keep-alive by default in HTTP/1.1, opt-in in HTTP/1.0 (RFC 9112 §9.3).
     var keepAlive: Bool {
@@ -141,7 +135,7 @@ struct PendingRequest {
                     return
                 }
                 lastCodingIsChunked = false
-                unsupportedCodingDetail = unsupportedCodingDetail ?? "Transfer-coding parameters are not supported; only 'chunked' is"
+                if unsupportedCoding == .none { unsupportedCoding = .parameters }
                 return
             }
             if ParseBytes(coding.base, coding.start, i).equalsLowercase("chunked") {
@@ -149,7 +143,7 @@ struct PendingRequest {
                 lastCodingIsChunked = true
             } else {
                 lastCodingIsChunked = false
-                unsupportedCodingDetail = unsupportedCodingDetail ?? "Only the 'chunked' transfer coding is supported (RFC 9112 §6.1)"
+                if unsupportedCoding == .none { unsupportedCoding = .notChunked }
             }
         }
         return failure
@@ -160,8 +154,12 @@ struct PendingRequest {
         if transferCodingCount == 0 {
             return .badRequest("Transfer-Encoding is empty")
         }
-        if let detail = unsupportedCodingDetail {
-            return ParseError(status: .notImplemented, detail: detail)
+        switch unsupportedCoding {
+        case .none: break
+        case .parameters:
+            return ParseError(status: .notImplemented, detail: "Transfer-coding parameters are not supported; only 'chunked' is")
+        case .notChunked:
+            return ParseError(status: .notImplemented, detail: "Only the 'chunked' transfer coding is supported (RFC 9112 §6.1)")
         }
         if chunkedCount > 1 {
             return ParseError(status: .notImplemented, detail: "'chunked' must not be applied more than once (RFC 9112 §7)")
@@ -171,4 +169,26 @@ struct PendingRequest {
         }
         return nil
     }
+}
+
+/// Why a transfer coding is not served (`PendingRequest.unsupportedCoding`).
+enum UnsupportedCoding {
+    case none
+    /// A coding with parameters (`chunked;x=1`).
+    case parameters
+    /// A coding other than `chunked`.
+    case notChunked
+}
+
+/// The parts of the request in progress that become the `HTTPRequest`: made while the head is
+/// parsed, moved out (not copied) when the request completes.
+///
+/// Optionals rather than empty values: storing into a `nil` releases nothing, and taking one
+/// out leaves `nil` behind.
+struct RequestParts {
+    var method: String?
+    var target: ParsedRequestTarget?
+    /// The header section's fields, once it is complete (none: nil).
+    var received: ReceivedFields?
+    var body: [UInt8] = []
 }

@@ -1,3 +1,5 @@
+import Base
+
 /// The request-target of a request line, reduced to what routing needs (RFC 9112 §3.2).
 struct ParsedRequestTarget {
     /// The target as sent.
@@ -7,6 +9,8 @@ struct ParsedRequestTarget {
     var origin: String
     /// The authority of an absolute-form target, which replaces `Host` (RFC 9112 §3.2.2).
     var authority: String?
+    /// The UTF-8 offset of the first `?` in `origin`, or -1 (found while the bytes were checked).
+    var queryMark: Int = -1
 }
 
 enum RequestTargetParser {
@@ -21,13 +25,13 @@ enum RequestTargetParser {
         guard !target.isEmpty else {
             return .failure(.badRequest("The request-target is empty (only one space may separate it from the method and the version)"))
         }
-        guard target.allSatisfy({ ParseByte.isVisible($0) && $0 != 0x23 }) else {
+        guard let question = target.checkedTargetBytes() else {
             return .failure(.badRequest("The request-target contains a control, space, non-ASCII byte or '#'; percent-encode it (RFC 3986)"))
         }
         let first = target[target.start]
         if first == ParseByte.slash {
             let s = target.string
-            return .success(ParsedRequestTarget(raw: s, origin: s, authority: nil))
+            return .success(ParsedRequestTarget(raw: s, origin: s, authority: nil, queryMark: question))
         }
         if target.count == 1 && first == 0x2A {
             guard isOptions else {
@@ -61,7 +65,37 @@ enum RequestTargetParser {
         }
         let rest = ParseBytes(t.base, i, t.end)
         let origin = (rest.isEmpty || t[i] == ParseByte.question) ? "/" + rest.string : rest.string
-        return .success(ParsedRequestTarget(raw: t.string, origin: origin, authority: authority.string))
+        return .success(ParsedRequestTarget(raw: t.string, origin: origin, authority: authority.string,
+                                            queryMark: HTTPRequest.queryMark(in: origin)))
+    }
+}
+
+extension ParseBytes {
+    /// Whether every byte is visible ASCII (VCHAR) other than `#`, eight bytes at a time, and
+    /// if so the offset from `start` of the first `?` (-1 when there is none); nil otherwise.
+    func checkedTargetBytes() -> Int? {
+        guard let raw = UnsafeRawPointer(base.baseAddress) else { return isEmpty ? -1 : nil }
+        var question = -1
+        var i = start
+        while i &+ 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            // Below 0x21 (controls, SP), 0x80 and up, DEL, '#'.
+            let bad = ByteSearch.marks(below: 0x21, in: word) | (word & ByteSearch.highBits)
+                | ByteSearch.marks(of: 0x7F, in: word) | ByteSearch.marks(of: 0x23, in: word)
+            if bad != 0 { return nil }
+            if question < 0 {
+                let marks = ByteSearch.marks(of: UInt64(ParseByte.question), in: word)
+                if marks != 0 { question = i &- start &+ marks.trailingZeroBitCount / 8 }
+            }
+            i &+= 8
+        }
+        while i < end {
+            let b = base[i]
+            guard ParseByte.isVisible(b) && b != 0x23 else { return nil }
+            if question < 0 && b == ParseByte.question { question = i &- start }
+            i &+= 1
+        }
+        return question
     }
 }
 
@@ -92,7 +126,7 @@ enum HostValidator {
                 }
                 // A comma is a sub-delim, but in Host it is what joining two Host fields
                 // produces ("a,b"): refuse it rather than guess which host was meant.
-                guard isUnreserved(b) || (isSubDelim(b) && b != ParseByte.comma) else { return false }
+                guard isRegNameByte(b) else { return false }
                 i += 1
             }
             guard i > hostStart else { return false }
@@ -108,6 +142,19 @@ enum HostValidator {
             i += 1
         }
         return port <= 65535
+    }
+
+    /// unreserved or a sub-delim other than the comma, as a 128-bit mask (bytes 0-63 in
+    /// `regNameLow`, 64-127 in `regNameHigh`; a unit test checks it against the predicates).
+    static let regNameLow: UInt64 = 0x2BFF_6FD2_0000_0000
+    static let regNameHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
+
+    /// `isUnreserved(b) || (isSubDelim(b) && b != comma)`, one bit test.
+    @inline(__always)
+    static func isRegNameByte(_ b: UInt8) -> Bool {
+        if b < 64 { return regNameLow & (1 << UInt64(b)) != 0 }
+        if b < 128 { return regNameHigh & (1 << UInt64(b - 64)) != 0 }
+        return false
     }
 
     @inline(__always)

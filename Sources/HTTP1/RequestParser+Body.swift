@@ -6,14 +6,14 @@ extension RequestParser {
         let available = p.count - readIndex
         guard available > 0 else { return nil }
         let n = Swift.min(available, remaining)
-        pending.body.append(contentsOf: UnsafeBufferPointer(rebasing: p[readIndex..<readIndex + n]))
+        parts.body.append(contentsOf: UnsafeBufferPointer(rebasing: p[readIndex..<readIndex + n]))
         consume(upTo: readIndex + n)
         return n
     }
 
     mutating func stepFixedBody(_ p: UnsafeBufferPointer<UInt8>, remaining: Int) -> StepOutcome {
         guard let n = takeBodyBytes(p, upTo: remaining) else { return .needMore }
-        if n == remaining { return completeRequest() }
+        if n == remaining { return .complete }
         state = .fixedBody(remaining: remaining - n)
         return .needMore
     }
@@ -159,7 +159,7 @@ extension RequestParser {
         case .needMore: return .needMore
         case .failure(let error): return .fail(error)
         case .field: return .continue
-        case .endOfSection: return completeRequest()
+        case .endOfSection: return .complete
         }
     }
 }

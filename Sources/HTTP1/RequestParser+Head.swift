@@ -22,6 +22,8 @@ extension RequestParser {
             return .fail(error)
         }
         consume(upTo: lf + 1)
+        headStart = readIndex
+        fieldSpanCount = 0
         state = .headerLines
         return .continue
     }
@@ -67,9 +69,9 @@ extension RequestParser {
         case .failure(let error):
             return error
         case .success(let target):
-            pending.target = target
+            parts.target = target
         }
-        pending.method = CommonTokens.method(methodBytes) ?? methodBytes.string
+        parts.method = CommonTokens.method(methodBytes) ?? methodBytes.string
         return nil
     }
 
@@ -86,16 +88,18 @@ extension RequestParser {
         switch takeFieldLine(p) {
         case .needMore: return .needMore
         case .failure(let error): return .fail(error)
-        case .field(let name, let value):
-            if let error = pending.interpretField(name: name, value: value) {
+        case .field(let at):
+            if let error = pending.interpretField(name: ParseBytes(p, at.nameStart, at.nameEnd),
+                                                  value: ParseBytes(p, at.valueStart, at.valueEnd)) {
                 return .fail(error)
             }
-            // Each request's fields array goes to its HTTPHeaders, so the next one starts empty:
-            // room for a typical head at once instead of growing 1 → 2 → 4 → 8.
-            if pending.fields.isEmpty { pending.fields.reserveCapacity(8) }
-            pending.fields.append(HTTPHeaders.Field(name: CommonTokens.fieldName(name) ?? name.string, value: value.string))
+            let span = FieldSpan(nameStart: at.nameStart - headStart, nameEnd: at.nameEnd - headStart,
+                                 valueStart: at.valueStart - headStart, valueEnd: at.valueEnd - headStart)
+            if fieldSpanCount < fieldSpans.count { fieldSpans[fieldSpanCount] = span } else { fieldSpans.append(span) }
+            fieldSpanCount += 1
             return .continue
         case .endOfSection:
+            keepReceivedFields(p)
             return finishHead()
         }
     }
@@ -103,8 +107,9 @@ extension RequestParser {
     enum FieldLine {
         case needMore
         case failure(ParseError)
-        /// A valid field; its bytes are already consumed (the ranges stay readable in `p`).
-        case field(name: ParseBytes, value: ParseBytes)
+        /// A valid field, where its name and value lie in `p`; its bytes are already consumed
+        /// (they stay readable in `p`).
+        case field(FieldSpan)
         /// The empty line; consumed.
         case endOfSection
     }
@@ -142,11 +147,11 @@ extension RequestParser {
         switch Self.parseFieldLine(ParseBytes(p, readIndex, contentEnd)) {
         case .failure(let error):
             return .failure(error)
-        case .success(let (name, value)):
+        case .success(let span):
             pending.headerBytes += lineBytes
             pending.fieldCount += 1
             consume(upTo: lf + 1)
-            return .field(name: name, value: value)
+            return .field(span)
         }
     }
 
@@ -156,7 +161,7 @@ extension RequestParser {
     }
 
     /// `field-line = field-name ":" OWS field-value OWS` (RFC 9112 §5).
-    static func parseFieldLine(_ line: ParseBytes) -> Result<(ParseBytes, ParseBytes), ParseError> {
+    static func parseFieldLine(_ line: ParseBytes) -> Result<FieldSpan, ParseError> {
         if ParseByte.isWhitespace(line[line.start]) {
             return .failure(.badRequest("A field line starts with whitespace: obs-fold is not accepted (RFC 9112 §5.2)"))
         }
@@ -179,7 +184,19 @@ extension RequestParser {
         guard value.allFieldValueBytes() else {
             return .failure(.badRequest("A field value contains a control character (RFC 9110 §5.5)"))
         }
-        return .success((ParseBytes(line.base, line.start, i), value.trimmingWhitespace()))
+        let trimmed = value.trimmingWhitespace()
+        return .success(FieldSpan(nameStart: line.start, nameEnd: i, valueStart: trimmed.start, valueEnd: trimmed.end))
+    }
+
+    /// The header section is complete: its fields are copied out of the buffer into the
+    /// request's own block (`ReceivedFields`), before body bytes or the next request reuse it.
+    mutating func keepReceivedFields(_ p: UnsafeBufferPointer<UInt8>) {
+        guard fieldSpanCount > 0 else { return }
+        let count = fieldSpanCount
+        let section = UnsafeBufferPointer(rebasing: p[headStart..<(headStart + fieldSpans[count - 1].valueEnd)])
+        parts.received = fieldSpans.withUnsafeBufferPointer {
+            ReceivedFields(section: section, spans: UnsafeBufferPointer(rebasing: $0[0..<count]))
+        }
     }
 
     /// The empty line arrived: decide the framing (RFC 9112 §6.3) and the expectation.
@@ -216,11 +233,11 @@ extension RequestParser {
             return .continue
         }
         if length > 0 {
-            pending.body.reserveCapacity(length)
+            parts.body.reserveCapacity(length)
             state = .fixedBody(remaining: length)
             return .continue
         }
-        return completeRequest()
+        return .complete
     }
 
     var contentTooLarge: ParseError {
@@ -229,12 +246,24 @@ extension RequestParser {
 }
 
 extension ParseBytes {
-    /// Case-sensitive comparison with a literal (methods and the version are case-sensitive).
+    /// Case-sensitive comparison with a literal (methods and the version are case-sensitive),
+    /// read in place: no closure.
+    @inline(__always)
     func equalsExactly(_ literal: StaticString) -> Bool {
         guard literal.utf8CodeUnitCount == count else { return false }
-        return literal.withUTF8Buffer { lit in
-            for k in 0..<lit.count where base[start + k] != lit[k] { return false }
-            return true
+        // A one-scalar literal may be stored as the scalar, without a pointer to read.
+        guard literal.hasPointerRepresentation else {
+            return literal.withUTF8Buffer { lit in
+                for k in 0..<lit.count where base[start &+ k] != lit[k] { return false }
+                return true
+            }
         }
+        let lit = literal.utf8Start
+        var k = 0
+        while k < count {
+            if base[start &+ k] != lit[k] { return false }
+            k &+= 1
+        }
+        return true
     }
 }

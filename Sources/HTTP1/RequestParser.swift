@@ -27,13 +27,26 @@ public struct RequestParser: Sendable {
     }
 
     let limits: RequestParserLimits
+    /// Received bytes in `buffer[0..<bufferEnd]`. The array only grows (to the most ever
+    /// buffered at once); emptying or compacting moves `bufferEnd`, so a request costs no
+    /// array reallocation or resize, only the copies of its bytes.
     var buffer: [UInt8] = []
+    var bufferEnd = 0
     /// First byte not yet consumed.
     var readIndex = 0
     /// Where the search for the current line's LF resumes (≥ readIndex).
     var scanIndex = 0
     var state = State.requestLine
     var pending = PendingRequest()
+    var parts = RequestParts()
+    /// Where the current head's field lines start in `buffer`. While the header section
+    /// arrives its bytes stay buffered from here (compaction keeps them), so each field is
+    /// recorded as a `FieldSpan` and copied once, with all the others, when the head completes.
+    var headStart = 0
+    /// The current head's fields so far (`fieldSpans[0..<fieldSpanCount]`), relative to
+    /// `headStart`; the array keeps its elements between requests and is overwritten.
+    var fieldSpans: [FieldSpan] = []
+    var fieldSpanCount = 0
     /// Set when the head announced `Expect: 100-continue` and content; cleared once reported.
     var expectContinuePending = false
 
@@ -44,29 +57,41 @@ public struct RequestParser: Sendable {
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty, !isFailed else { return }
         compact()
-        buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        store(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     public mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, !isFailed else { return }
         compact()
-        buffer.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { store($0) }
+    }
+
+    /// Puts `bytes` at `bufferEnd`: over the array's spare elements, and appended past them.
+    private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let inPlace = Swift.min(bytes.count, buffer.count - bufferEnd)
+        if inPlace > 0, let source = bytes.baseAddress {
+            let at = bufferEnd
+            buffer.withUnsafeMutableBufferPointer { target in
+                if let base = target.baseAddress { UnsafeMutableRawPointer(base + at).copyMemory(from: source, byteCount: inPlace) }
+            }
+        }
+        if inPlace < bytes.count {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[inPlace...]))
+        }
+        bufferEnd += bytes.count
     }
 
     /// Parses as far as the buffered bytes allow. Call repeatedly: pipelined requests come out one per call, in order.
     public mutating func next() -> ParserEvent {
         if case .failed(let error, _) = state { return .error(error) }
         let bytes = buffer  // a second reference, not a copy: `buffer` is not mutated below
-        let event = bytes.withUnsafeBufferPointer { step($0) }
-        if case .error(let error) = event {
-            state = .failed(error, phase)
-        }
-        return event
+        let end = bufferEnd
+        return bytes.withUnsafeBufferPointer { step(UnsafeBufferPointer(rebasing: $0[0..<end])) }
     }
 
     public var phase: ParserPhase {
         switch state {
-        case .requestLine: return readIndex < buffer.count ? .head : .idle
+        case .requestLine: return readIndex < bufferEnd ? .head : .idle
         case .headerLines: return .head
         case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailerLines: return .body
         case .failed(_, let phase): return phase
@@ -76,7 +101,7 @@ public struct RequestParser: Sendable {
     /// Bytes received but not yet consumed into a request (a partial head, or pipelined
     /// requests the server has not asked for yet). Body bytes move out of this count as
     /// they are copied into the request being built.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    public var bufferedByteCount: Int { bufferEnd - readIndex }
 
     var isFailed: Bool {
         if case .failed = state { return true }
@@ -87,18 +112,38 @@ public struct RequestParser: Sendable {
 
     /// Drops consumed bytes when that costs no more than the bytes consumed since the last
     /// compaction, so copying stays O(n) overall and the buffer stays near the unconsumed size.
+    /// The field lines of a head still arriving are kept (from `headStart`): the fields read
+    /// so far point into them.
     mutating func compact() {
-        guard readIndex > 0 else { return }
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-        } else if readIndex >= buffer.count - readIndex {
-            buffer.removeSubrange(0..<readIndex)
+        let keptFrom: Int
+        if case .headerLines = state { keptFrom = headStart } else { keptFrom = readIndex }
+        guard keptFrom > 0 else { return }
+        if keptFrom == bufferEnd {
+            bufferEnd = 0
+        } else if keptFrom >= bufferEnd - keptFrom {
+            let kept = bufferEnd - keptFrom
+            buffer.withUnsafeMutableBufferPointer { all in
+                if let base = all.baseAddress { UnsafeMutableRawPointer(base).copyMemory(from: base + keptFrom, byteCount: kept) }  // overlapping: memmove
+            }
+            bufferEnd = kept
         } else {
             return
         }
-        scanIndex -= readIndex
-        readIndex = 0
+        scanIndex -= keptFrom
+        readIndex -= keptFrom
+        headStart = headStart >= keptFrom ? headStart - keptFrom : 0
     }
+
+    /// Whether the parser holds more memory than a typical request needs (a large buffer or
+    /// room for many fields), though nothing is buffered: an idle connection may replace it.
+    public var holdsSpareMemory: Bool {
+        buffer.capacity > Self.keptBufferCapacity || fieldSpans.capacity > Self.keptFieldCapacity
+    }
+
+    /// Buffer capacity an idle parser may keep (a typical request head fits).
+    static let keptBufferCapacity = 256
+    /// Field spans an idle parser may keep room for (a typical head has fewer fields).
+    static let keptFieldCapacity = 16
 
     @inline(__always)
     mutating func consume(upTo index: Int) {
@@ -129,6 +174,8 @@ public struct RequestParser: Sendable {
 
     // MARK: - The state machine
 
+    /// Runs the state machine until it needs more bytes, completes a request or fails (then
+    /// the failure is sticky: `state` keeps it with the phase it happened in).
     mutating func step(_ p: UnsafeBufferPointer<UInt8>) -> ParserEvent {
         while true {
             let outcome: StepOutcome
@@ -150,34 +197,57 @@ public struct RequestParser: Sendable {
                     return .expectContinue
                 }
                 return .needMore
-            case .event(let event): return event
+            case .complete:
+                return completeRequest()
+            case .fail(let error):
+                state = .failed(error, phase)
+                return .error(error)
             }
         }
     }
 
+    /// What one step of the state machine did. Small on purpose (the finished request is made
+    /// by `completeRequest` straight into the event `step` returns, never carried through here).
     enum StepOutcome {
         /// Progress was made; run the (possibly new) state again.
         case `continue`
         case needMore
-        case event(ParserEvent)
-
-        static func fail(_ error: ParseError) -> StepOutcome { .event(.error(error)) }
+        /// The pending request is whole.
+        case complete
+        case fail(ParseError)
     }
 
-    /// Hands the request out and gets ready for the next one on the connection.
-    mutating func completeRequest() -> StepOutcome {
-        var headers = HTTPHeaders(fields: pending.fields)
-        if let authority = pending.target.authority {
-            headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
-        }
-        // Made whole at once (no field set afterwards): the value moves into the event.
-        let request = HTTPRequest(method: pending.method, target: pending.target.raw,
-                                  routedTarget: pending.target.origin, version: pending.version,
-                                  headers: headers, body: pending.body, serverReadFields: pending.serverReadFields)
+    /// Hands the request out and gets ready for the next one on the connection. Its parts
+    /// are moved into it (swapped out for nothing: no copy, no release).
+    mutating func completeRequest() -> ParserEvent {
+        var method: String?
+        swap(&method, &parts.method)
+        var target: ParsedRequestTarget?
+        swap(&target, &parts.target)
+        var received: ReceivedFields?
+        swap(&received, &parts.received)
+        var body: [UInt8] = []
+        swap(&body, &parts.body)
         let keepAlive = pending.keepAlive
-        pending.reset()
+        let version = pending.version
+        let serverReadFields = pending.serverReadFields
+        pending = PendingRequest()
         expectContinuePending = false
         state = .requestLine
-        return .event(.request(request, keepAlive: keepAlive))
+        // A head always has a request line (method and target) before it completes; were one
+        // missing, the connection fails like any other parse error rather than trap.
+        guard let method, let target else {
+            let error = ParseError(status: .internalServerError, detail: "The request line was lost")
+            state = .failed(error, .head)
+            return .error(error)
+        }
+        var headers = HTTPHeaders(received: consume received)
+        if let authority = target.authority {
+            headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
+        }
+        return .request(HTTPRequest(method: method, target: target.raw, routedTarget: target.origin,
+                                    queryMark: target.queryMark, version: version, headers: headers,
+                                    body: consume body, serverReadFields: serverReadFields),
+                        keepAlive: keepAlive)
     }
 }
