@@ -25,25 +25,33 @@ public struct Router: Sendable {
         public var isPublic: Bool = false
     }
 
-    private struct Entry: Sendable {
-        var route: Route
-        var pattern: RoutePattern
-        var handler: Handler
+    /// A registered route, compiled. A class: the table holds references, so reading an
+    /// entry while matching retains one object rather than copying each field.
+    private final class Entry: Sendable {
+        let route: Route
+        let pattern: RoutePattern
+        let handler: Handler
         /// `route.method`'s bytes, compared with the request's.
-        var method: [UInt8]
-        /// For a pattern without placeholders, the whole path it matches.
-        var literalPath: [UInt8]?
+        let method: [UInt8]
+
+        init(route: Route, pattern: RoutePattern, handler: @escaping Handler) {
+            self.route = route
+            self.pattern = pattern
+            self.handler = handler
+            method = Array(route.method.utf8)
+        }
     }
 
     private var entries: [Entry] = []
-    /// For each segment count (a path has one segment per `/`), the indices into `entries` of
-    /// the patterns with that many segments, in registration order: the only ones a path of that
-    /// count can match, so a request is compared with a handful of patterns, not all of them.
-    private var entriesBySegmentCount: [[Int]] = []
-    /// The same, for patterns without placeholders only: a path equal to one of them, with its
-    /// method, is answered by the first such route (nothing is more specific), after one
-    /// length-and-bytes comparison per literal route of that segment count.
-    private var literalEntriesBySegmentCount: [[Int]] = []
+    /// For each segment count (a path has one segment per `/`), the patterns with that many
+    /// segments, in registration order: the only ones a path of that count can match, so a
+    /// request is compared with a handful of patterns, not all of them.
+    private var entriesBySegmentCount: [[Entry]] = []
+    /// For each byte count, the patterns without placeholders whose path is that long, in
+    /// registration order: a path equal to one of them, with its method, is answered by the
+    /// first such route (nothing is more specific), after comparing it with the one or two
+    /// literal routes of its length, before its segments are even counted.
+    private var literalEntriesByLength: [[Entry]] = []
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -84,22 +92,16 @@ public struct Router: Sendable {
 
     public mutating func add(_ method: String, _ pattern: String, public isPublic: Bool = false,
                              _ handler: @escaping Handler) {
-        let compiled = RoutePattern(pattern)
-        let count = compiled.segments.count
-        while entriesBySegmentCount.count <= count {
-            entriesBySegmentCount.append([])
-            literalEntriesBySegmentCount.append([])
+        let entry = Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic),
+                          pattern: RoutePattern(pattern), handler: handler)
+        let count = entry.pattern.segments.count
+        while entriesBySegmentCount.count <= count { entriesBySegmentCount.append([]) }
+        entriesBySegmentCount[count].append(entry)
+        if let literalPath = entry.pattern.literalPath {
+            while literalEntriesByLength.count <= literalPath.count { literalEntriesByLength.append([]) }
+            literalEntriesByLength[literalPath.count].append(entry)
         }
-        entriesBySegmentCount[count].append(entries.count)
-        var literalPath: [UInt8]?
-        if compiled.literalCount == count {
-            literalPath = compiled.segments.flatMap { segment -> [UInt8] in
-                segment.isLiteral ? [UInt8(ascii: "/")] + segment.prefix : []
-            }
-            literalEntriesBySegmentCount[count].append(entries.count)
-        }
-        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled,
-                             handler: handler, method: Array(method.utf8), literalPath: literalPath))
+        entries.append(entry)
     }
 
     public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
@@ -130,40 +132,41 @@ public struct Router: Sendable {
     }
 
     private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
-        let segmentCount = RoutePattern.segmentCount(bytes)
-        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
         let isHead = Router.equal(method, Router.head)
         /// Whether the entry answers this method (GET answers HEAD).
         func answers(_ entry: Entry) -> Bool {
             Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
         }
-        for index in literalEntriesBySegmentCount[segmentCount] {
-            if let literalPath = entries[index].literalPath, Router.equal(bytes, literalPath), answers(entries[index]) {
-                return .found(entries[index].route, RouteParameters(), entries[index].handler)
+        if bytes.count < literalEntriesByLength.count {
+            for entry in literalEntriesByLength[bytes.count] {
+                if let literalPath = entry.pattern.literalPath, Router.equal(bytes, literalPath), answers(entry) {
+                    return .found(entry.route, RouteParameters(), entry.handler)
+                }
             }
         }
+        let segmentCount = RoutePattern.segmentCount(bytes)
+        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
         var allowed: [String] = []
-        var best: Int?
+        var best: Entry?
         // A path that starts with `/` matches a pattern without placeholders exactly when it is
         // that pattern's bytes: one length comparison rejects most, with no walk.
         let rooted = bytes.first == UInt8(ascii: "/")
-        for index in entriesBySegmentCount[segmentCount] {
-            if rooted, let literalPath = entries[index].literalPath {
+        for entry in entriesBySegmentCount[segmentCount] {
+            if rooted, let literalPath = entry.pattern.literalPath {
                 guard Router.equal(bytes, literalPath) else { continue }
             } else {
-                guard entries[index].pattern.matches(bytes) else { continue }
+                guard entry.pattern.matches(bytes) else { continue }
             }
-            guard answers(entries[index]) else {
-                allowed.append(entries[index].route.method)
+            guard answers(entry) else {
+                allowed.append(entry.route.method)
                 continue
             }
             // The most literal segments win; on a tie the earlier route.
-            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
-            best = index
+            if let current = best, entry.pattern.literalCount <= current.pattern.literalCount { continue }
+            best = entry
         }
         if let best {
-            let entry = entries[best]
-            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
+            return .found(best.route, best.pattern.parameters(in: bytes, of: path), best.handler)
         }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)

@@ -44,6 +44,24 @@ public enum BooksRoutes {
         router.writeProblems(under: "/books/v1/", with: GoogleErrorEnvelope.response)
     }
 
+    /// `HTTPCaching.strongETag(validator:)` (no variant: `"<validator>"`), written byte by byte
+    /// into the new string: a book's 13-character validator then makes a 15-byte string held
+    /// inline, where interpolation cost a cached book hit ~600 instructions.
+    static func quoted(_ validator: String) -> String {
+        let quote = UInt8(ascii: "\"")
+        return String(unsafeUninitializedCapacity: validator.utf8.count + 2) { buffer in
+            var end = 0
+            buffer[end] = quote
+            end += 1
+            for byte in validator.utf8 where end < buffer.count - 1 {
+                buffer[end] = byte
+                end += 1
+            }
+            buffer[end] = quote
+            return end + 1
+        }
+    }
+
     static let jsonType = "application/json; charset=utf-8"
     static let problemType = "application/problem+json"
 
@@ -53,7 +71,7 @@ public enum BooksRoutes {
         let found = lookup.value.isFound
         return HTTPCaching.response(
             body: lookup.value.body, contentType: found ? jsonType : problemType,
-            etag: HTTPCaching.strongETag(validator: lookup.validator),
+            etag: quoted(lookup.validator),
             freshness: CacheFreshness(lookup), status: found ? .ok : .notFound)
     }
 }
