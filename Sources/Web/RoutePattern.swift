@@ -97,19 +97,21 @@ final class RoutePattern: Sendable {
         return count
     }
 
-    /// Whether `path` (with `segments.count` segments, as `segmentCount` says) matches.
-    func matches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        if path.first == UInt8(ascii: "/"), !RoutePattern.equal(path, 0, min(path.count, head.count), head) { return false }
-        return walk(path) { _, _, _ in }
+    /// The placeholders' values when `path` (with `segments.count` segments) matches, as byte
+    /// ranges into `text`, whose UTF-8 `path` is; nil when it does not match. One walk both
+    /// decides and captures, so the winning route's path is not walked a second time.
+    func match(_ path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters? {
+        guard headMatches(path) else { return nil }
+        guard !names.isEmpty else { return walk(path) { _, _, _ in } ? RouteParameters() : nil }
+        var parameters = RouteParameters(capturingFrom: text)
+        guard walk(path, { name, start, end in parameters.capture(names[name], start: start, end: end) }) else { return nil }
+        return parameters
     }
 
-    /// The placeholders' values in `path`, which `matches`: byte ranges into `text`, whose
-    /// UTF-8 `path` is. Run for the winning route only.
-    func parameters(in path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters {
-        guard !names.isEmpty else { return RouteParameters() }
-        var parameters = RouteParameters(capturingFrom: text)
-        _ = walk(path) { name, start, end in parameters.capture(names[name], start: start, end: end) }
-        return parameters
+    /// False when `path` starts with `/` but not with `head`: then it cannot match.
+    @inline(__always)
+    private func headMatches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.first != UInt8(ascii: "/") || RoutePattern.equal(path, 0, min(path.count, head.count), head)
     }
 
     /// Matches segment by segment, telling `found` each placeholder's name (index into

@@ -148,14 +148,17 @@ public struct Router: Sendable {
         guard segmentCount < entriesBySegmentCount.count else { return .notFound }
         var allowed: [String] = []
         var best: Entry?
+        var bestParameters = RouteParameters()
         // A path that starts with `/` matches a pattern without placeholders exactly when it is
         // that pattern's bytes: one length comparison rejects most, with no walk.
         let rooted = bytes.first == UInt8(ascii: "/")
         for entry in entriesBySegmentCount[segmentCount] {
+            var parameters = RouteParameters()
             if rooted, let literalPath = entry.pattern.literalPath {
                 guard Router.equal(bytes, literalPath) else { continue }
             } else {
-                guard entry.pattern.matches(bytes) else { continue }
+                guard let matched = entry.pattern.match(bytes, of: path) else { continue }
+                parameters = matched
             }
             guard answers(entry) else {
                 allowed.append(entry.route.method)
@@ -164,9 +167,10 @@ public struct Router: Sendable {
             // The most literal segments win; on a tie the earlier route.
             if let current = best, entry.pattern.literalCount <= current.pattern.literalCount { continue }
             best = entry
+            bestParameters = parameters
         }
         if let best {
-            return .found(best.route, best.pattern.parameters(in: bytes, of: path), best.handler)
+            return .found(best.route, bestParameters, best.handler)
         }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)
