@@ -45,6 +45,15 @@ final class RoutePattern: Sendable {
     let literalCount: Int
     /// For a pattern without placeholders, the whole path it matches (`/` before each segment).
     let literalPath: [UInt8]?
+    /// The first (up to) eight bytes of `head` as one integer, and the mask of those bytes
+    /// (`key`): a path whose own key differs under the mask cannot match, which the router
+    /// checks with one comparison before it touches the route.
+    let headKey: UInt64
+    let headMask: UInt64
+    /// How many literal segments `head` covers, and where the next segment starts in a path
+    /// that starts with `head` (after their bytes and a `/` each, and the leading `/`).
+    let headSegments: Int
+    let headSkip: Int
     /// What every matching path that starts with `/` starts with: `/` and each literal segment
     /// before the first placeholder, then `/` and that placeholder's prefix. Compared first,
     /// it turns most candidates away at their first differing byte, before any walk.
@@ -87,7 +96,32 @@ final class RoutePattern: Sendable {
             if !segment.isLiteral { break }
         }
         self.head = head
+        headSegments = segments.firstIndex { !$0.isLiteral } ?? segments.count
+        headSkip = segments[..<headSegments].reduce(1) { $0 + $1.prefixCount + 1 }
+        (headKey, headMask) = RoutePattern.key(head)
         literalPath = names.isEmpty ? segments.flatMap { [UInt8(ascii: "/")] + bytes[$0.prefixStart..<$0.prefixEnd] } : nil
+    }
+
+    /// The first (up to) eight of `bytes`, first byte lowest, and a mask with all bits set
+    /// under those bytes.
+    static func key(_ bytes: [UInt8]) -> (key: UInt64, mask: UInt64) {
+        var key: UInt64 = 0, mask: UInt64 = 0, shift: UInt64 = 0
+        for byte in bytes.prefix(8) {
+            key |= UInt64(byte) << shift
+            mask |= 0xFF << shift
+            shift += 8
+        }
+        return (key, mask)
+    }
+
+    /// A path's `key`: its first (up to) eight bytes, first byte lowest, read in one load when
+    /// it has eight.
+    static func key(_ path: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = path.baseAddress else { return 0 }
+        if path.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+        var key: UInt64 = 0
+        for index in 0..<path.count { key |= UInt64(path[index]) << UInt64(8 * index) }
+        return key
     }
 
     /// How many segments a path has: one per `/` byte.
@@ -115,15 +149,31 @@ final class RoutePattern: Sendable {
     }
 
     /// Matches segment by segment, telling `found` each placeholder's name (index into
-    /// `names`) and value range.
+    /// `names`) and value range. Only for a path with as many segments as the pattern, whose
+    /// head has been checked (`headMatches`): a path starting with `/` is walked from the
+    /// first segment `head` does not cover.
     @inline(__always)
     private func walk(_ path: UnsafeBufferPointer<UInt8>, _ found: (Int, Int, Int) -> Void) -> Bool {
         let slash = UInt8(ascii: "/")
-        guard var start = path.firstIndex(of: slash).map({ $0 + 1 }) else { return segments.isEmpty }
+        var start: Int
+        var first = 0
+        if path.first == slash {
+            // `headMatches` has seen the literal segments before the first placeholder.
+            (start, first) = (headSkip, headSegments)
+        } else {
+            guard let slashIndex = path.firstIndex(of: slash) else { return segments.isEmpty }
+            start = slashIndex + 1
+        }
         return bytes.withUnsafeBufferPointer { literals in
-            for segment in segments {
-                var end = start
-                while end < path.count, path[end] != slash { end += 1 }
+            for index in first..<segments.count {
+                let segment = segments[index]
+                var end = path.count
+                // The path has as many `/` as the pattern has segments (`segmentCount`), so
+                // the last segment runs to the path's end: only the others are scanned.
+                if index < segments.count - 1 {
+                    end = start
+                    while end < path.count, path[end] != slash { end += 1 }
+                }
                 if segment.isLiteral {
                     guard end - start == segment.prefixCount,
                           RoutePattern.same(path, start, literals, segment.prefixStart, segment.prefixCount) else { return false }
@@ -136,20 +186,28 @@ final class RoutePattern: Sendable {
                 }
                 start = end + 1
             }
-            // Only a path with as many segments as the pattern gets here (`segmentCount`): the
-            // last segment ended at the path's end.
             return start == path.count + 1
         }
     }
 
     /// Whether `count` bytes of `path` from `start` are those of `literals` from `from` (both
     /// ranges lie inside their buffers: the walk checked the path's, compilation the pattern's).
+    /// Eight bytes at a time, then byte by byte: a path's literal part is compared in a few
+    /// loads rather than one compare-and-branch per byte.
     @inline(__always)
-    private static func same(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ literals: UnsafeBufferPointer<UInt8>,
-                             _ from: Int, _ count: Int) -> Bool {
+    static func same(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ literals: UnsafeBufferPointer<UInt8>,
+                     _ from: Int, _ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard let pathBase = path.baseAddress, let literalBase = literals.baseAddress else { return false }
+        let x = UnsafeRawPointer(pathBase + start), y = UnsafeRawPointer(literalBase + from)
         var index = 0
+        while index + 8 <= count {
+            guard x.loadUnaligned(fromByteOffset: index, as: UInt64.self) == y.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else { return false }
+            index += 8
+        }
         while index < count {
-            guard path[start + index] == literals[from + index] else { return false }
+            guard x.load(fromByteOffset: index, as: UInt8.self) == y.load(fromByteOffset: index, as: UInt8.self) else { return false }
             index += 1
         }
         return true
@@ -167,14 +225,10 @@ final class RoutePattern: Sendable {
         }
     }
 
-    /// Whether `path[start..<end]` is exactly `expected`.
+    /// Whether `path[start..<end]` (inside `path`) is exactly `expected`.
+    @inline(__always)
     static func equal(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ expected: [UInt8]) -> Bool {
         guard end - start == expected.count else { return false }
-        var index = 0
-        while index < expected.count {
-            guard path[start + index] == expected[index] else { return false }
-            index += 1
-        }
-        return true
+        return expected.withUnsafeBufferPointer { same(path, start, $0, 0, end - start) }
     }
 }

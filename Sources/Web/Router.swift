@@ -42,16 +42,35 @@ public struct Router: Sendable {
         }
     }
 
+    /// What the router checks of a route before touching it: trivial to copy, so scanning the
+    /// candidates for a path retains nothing. A rooted path (starting with `/`) can match only
+    /// when its first bytes agree with `headKey` under `headMask` (`RoutePattern.head`) and, for a
+    /// route without placeholders, when its length is `literalLength`.
+    private struct Candidate: Sendable {
+        /// Index into `entries`.
+        let index: Int
+        /// The length of the route's whole literal path; -1 for a route with placeholders.
+        let literalLength: Int
+        let headKey: UInt64
+        let headMask: UInt64
+
+        /// Whether a rooted path of `count` bytes whose key is `pathKey` may match.
+        @inline(__always)
+        func admits(_ pathKey: UInt64, count: Int) -> Bool {
+            pathKey & headMask == headKey && (literalLength < 0 || literalLength == count)
+        }
+    }
+
     private var entries: [Entry] = []
     /// For each segment count (a path has one segment per `/`), the patterns with that many
     /// segments, in registration order: the only ones a path of that count can match, so a
     /// request is compared with a handful of patterns, not all of them.
-    private var entriesBySegmentCount: [[Entry]] = []
+    private var candidatesBySegmentCount: [[Candidate]] = []
     /// For each byte count, the patterns without placeholders whose path is that long, in
     /// registration order: a path equal to one of them, with its method, is answered by the
     /// first such route (nothing is more specific), after comparing it with the one or two
     /// literal routes of its length, before its segments are even counted.
-    private var literalEntriesByLength: [[Entry]] = []
+    private var literalsByLength: [[Candidate]] = []
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -94,12 +113,15 @@ public struct Router: Sendable {
                              _ handler: @escaping Handler) {
         let entry = Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic),
                           pattern: RoutePattern(pattern), handler: handler)
-        let count = entry.pattern.segments.count
-        while entriesBySegmentCount.count <= count { entriesBySegmentCount.append([]) }
-        entriesBySegmentCount[count].append(entry)
-        if let literalPath = entry.pattern.literalPath {
-            while literalEntriesByLength.count <= literalPath.count { literalEntriesByLength.append([]) }
-            literalEntriesByLength[literalPath.count].append(entry)
+        let compiled = entry.pattern
+        let candidate = Candidate(index: entries.count, literalLength: compiled.literalPath?.count ?? -1,
+                                  headKey: compiled.headKey, headMask: compiled.headMask)
+        let count = compiled.segments.count
+        while candidatesBySegmentCount.count <= count { candidatesBySegmentCount.append([]) }
+        candidatesBySegmentCount[count].append(candidate)
+        if let literalPath = compiled.literalPath {
+            while literalsByLength.count <= literalPath.count { literalsByLength.append([]) }
+            literalsByLength[literalPath.count].append(candidate)
         }
         entries.append(entry)
     }
@@ -121,13 +143,13 @@ public struct Router: Sendable {
     /// segments wins, the earliest registered on a tie; so a fully literal route beats any
     /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        var methodBytes = method
-        return methodBytes.withUTF8 { methodBytes in
-            if let match = path.utf8.withContiguousStorageIfAvailable({ match(methodBytes, path: path, bytes: $0) }) {
-                return match
-            }
-            // A bridged string without contiguous UTF-8: copy once.
-            return Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
+        let inPlace = method.utf8.withContiguousStorageIfAvailable { methodBytes in
+            path.utf8.withContiguousStorageIfAvailable { match(methodBytes, path: path, bytes: $0) }
+        }
+        if let inPlace, let match = inPlace { return match }
+        // A bridged string without contiguous UTF-8: copy once.
+        return Array(method.utf8).withUnsafeBufferPointer { methodBytes in
+            Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
         }
     }
 
@@ -137,25 +159,32 @@ public struct Router: Sendable {
         func answers(_ entry: Entry) -> Bool {
             Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
         }
-        if bytes.count < literalEntriesByLength.count {
-            for entry in literalEntriesByLength[bytes.count] {
+        // Only a path that starts with `/` equals a literal path, and only such a path is
+        // checked against a route's key: a pattern's head starts with `/`.
+        let rooted = bytes.first == UInt8(ascii: "/")
+        let pathKey = RoutePattern.key(bytes)
+        if rooted, bytes.count < literalsByLength.count {
+            for candidate in literalsByLength[bytes.count] where candidate.admits(pathKey, count: bytes.count) {
+                let entry = entries[candidate.index]
                 if let literalPath = entry.pattern.literalPath, Router.equal(bytes, literalPath), answers(entry) {
                     return .found(entry.route, RouteParameters(), entry.handler)
                 }
             }
         }
         let segmentCount = RoutePattern.segmentCount(bytes)
-        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
+        guard segmentCount < candidatesBySegmentCount.count else { return .notFound }
         var allowed: [String] = []
         var best: Entry?
         var bestParameters = RouteParameters()
-        // A path that starts with `/` matches a pattern without placeholders exactly when it is
-        // that pattern's bytes: one length comparison rejects most, with no walk.
-        let rooted = bytes.first == UInt8(ascii: "/")
-        for entry in entriesBySegmentCount[segmentCount] {
-            var parameters = RouteParameters()
+        for candidate in candidatesBySegmentCount[segmentCount] {
+            if rooted, !candidate.admits(pathKey, count: bytes.count) { continue }
+            let entry = entries[candidate.index]
+            let parameters: RouteParameters
+            // A rooted path matches a pattern without placeholders exactly when it is that
+            // pattern's bytes: no walk.
             if rooted, let literalPath = entry.pattern.literalPath {
                 guard Router.equal(bytes, literalPath) else { continue }
+                parameters = RouteParameters()
             } else {
                 guard let matched = entry.pattern.match(bytes, of: path) else { continue }
                 parameters = matched
