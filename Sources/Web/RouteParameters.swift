@@ -5,10 +5,14 @@ import HTTP1
 /// A match records where each value lies in the request's path (byte offsets into the path
 /// the router was given) rather than building strings: a cached hit on `/v1/books/{isbn}` then
 /// costs what a literal route's hit costs, and a handler that parses its parameter from bytes
-/// (`withBytes`) never makes a `String` of it. The first capture is held inline, because no
-/// route has more than one placeholder today and an array would cost an allocation per hit.
-/// Decoding (`%XX`, invalid UTF-8 replaced by U+FFFD) happens when a value is read, with the
-/// same result as decoding it at match time.
+/// (`withBytes`) never makes a `String` of it. Decoding (`%XX`, invalid UTF-8 replaced by
+/// U+FFFD) happens when a value is read, with the same result as decoding it at match time.
+///
+/// Small to copy, because every hit copies and destroys it: the path, the first capture inline
+/// (no route has more than one placeholder today, and its name is a short inline string), and
+/// everything rarer (more captures, values given as text) behind one optional reference. A
+/// parameterless route's parameters hold no storage at all; with a dictionary and an array
+/// inline, each hit built an empty dictionary twice and retained four references per copy.
 public struct RouteParameters: Sendable, Equatable {
     /// Where one placeholder's value lies in `path`: byte offsets, still percent-encoded.
     @usableFromInline
@@ -18,14 +22,34 @@ public struct RouteParameters: Sendable, Equatable {
         @usableFromInline var end: Int
     }
 
+    /// What few parameters have: captures after the first, and values given as text. Never
+    /// changed once made (a change makes a new one), so copies of the parameters share it.
+    @usableFromInline
+    final class Rest: Sendable {
+        @usableFromInline let more: [Capture]
+        @usableFromInline let given: [String: String]
+
+        init(more: [Capture], given: [String: String]) {
+            self.more = more
+            self.given = given
+        }
+    }
+
     /// The path the captures point into (shares the request's storage; no copy).
     @usableFromInline private(set) var path: String = ""
-    @usableFromInline private(set) var first: Capture?
-    @usableFromInline private(set) var more: [Capture] = []
-    /// Values given as text (`init(_:)`, for tests and handlers called directly).
-    @usableFromInline private(set) var given: [String: String] = [:]
+    /// The first capture, inline and trivially copied apart from its (short) name:
+    /// `firstStart` -1 when there is none. An optional `Capture` here was copied through the
+    /// runtime's generic witnesses on every lookup.
+    @usableFromInline private(set) var firstName: String = ""
+    @usableFromInline private(set) var firstStart: Int = -1
+    @usableFromInline private(set) var firstEnd: Int = -1
+    @usableFromInline private(set) var rest: Rest?
 
-    public init(_ values: [String: String] = [:]) { given = values }
+    public init() {}
+
+    public init(_ values: [String: String]) {
+        if !values.isEmpty { rest = Rest(more: [], given: values) }
+    }
 
     /// Parameters to be captured from `path` by the router.
     init(capturingFrom path: String) { self.path = path }
@@ -33,21 +57,28 @@ public struct RouteParameters: Sendable, Equatable {
     /// Records a placeholder's value as `path`'s bytes `start..<end`. A name captured twice keeps
     /// the later value, as a dictionary would.
     mutating func capture(_ name: String, start: Int, end: Int) {
-        let capture = Capture(name: name, start: start, end: end)
-        if first == nil { first = capture } else { more.append(capture) }
+        guard firstStart >= 0 else {
+            (firstName, firstStart, firstEnd) = (name, start, end)
+            return
+        }
+        rest = Rest(more: (rest?.more ?? []) + [Capture(name: name, start: start, end: end)], given: rest?.given ?? [:])
     }
+
+    /// Values given as text (`init(_:)`, for tests and handlers called directly).
+    @usableFromInline
+    var given: [String: String] { rest?.given ?? [:] }
 
     /// The value of placeholder `name`, percent-decoded, or nil when the route has no such placeholder.
     public subscript(name: String) -> String? {
-        if let capture = capture(named: name) { return decoded(capture) }
-        return given[name]
+        if let range = range(named: name) { return decoded(range) }
+        return rest?.given[name]
     }
 
     /// Every value by name (a copy; for tests and diagnostics, not the hit path).
     public var values: [String: String] {
         var all = given
-        if let first { all[first.name] = decoded(first) }
-        for capture in more { all[capture.name] = decoded(capture) }
+        if firstStart >= 0 { all[firstName] = decoded(firstStart..<firstEnd) }
+        for capture in rest?.more ?? [] { all[capture.name] = decoded(capture.start..<capture.end) }
         return all
     }
 
@@ -58,43 +89,57 @@ public struct RouteParameters: Sendable, Equatable {
     /// module it cost ~1,700 more instructions per cached book hit).
     @inlinable
     public func withBytes<Answer>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Answer) rethrows -> Answer? {
-        guard let capture = capture(named: name) else {
-            guard let text = given[name] else { return nil }
+        guard let range = range(named: name) else {
+            guard let text = rest?.given[name] else { return nil }
             return try Array(text.utf8).withUnsafeBufferPointer(body)
         }
         let inPlace: Answer?? = try path.utf8.withContiguousStorageIfAvailable { pathBytes in
-            let bytes = UnsafeBufferPointer(rebasing: pathBytes[capture.start..<capture.end])
+            let bytes = UnsafeBufferPointer(rebasing: pathBytes[range])
             guard !bytes.contains(UInt8(ascii: "%")) else { return nil }
             return try body(bytes)
         }
         if let inPlace, let result = inPlace { return result }
-        return try Array(decoded(capture).utf8).withUnsafeBufferPointer(body)
+        return try Array(decoded(range).utf8).withUnsafeBufferPointer(body)
     }
 
     public static func == (lhs: RouteParameters, rhs: RouteParameters) -> Bool { lhs.values == rhs.values }
 
-    /// The capture for `name`, the latest one when a name repeats. Names are compared as bytes.
+    /// Where the value captured for `name` lies in `path`, the latest capture when a name
+    /// repeats. Names are compared as bytes.
     @usableFromInline
-    func capture(named name: String) -> Capture? {
-        for capture in more.reversed() where RouteParameters.sameBytes(capture.name, name) { return capture }
-        if let first, RouteParameters.sameBytes(first.name, name) { return first }
+    func range(named name: String) -> Range<Int>? {
+        if let rest {
+            for capture in rest.more.reversed() where RouteParameters.sameBytes(capture.name, name) {
+                return capture.start..<capture.end
+            }
+        }
+        if firstStart >= 0, RouteParameters.sameBytes(firstName, name) { return firstStart..<firstEnd }
         return nil
     }
 
-    /// Whether two names are the same bytes, compared in place.
+    /// Whether two names are the same bytes, compared in place (a short name lives inside its
+    /// `String`; `withUTF8` lends it from the stack).
+    @usableFromInline
     static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        let inPlace = a.utf8.withContiguousStorageIfAvailable { aBytes in
-            b.utf8.withContiguousStorageIfAvailable { bBytes in aBytes.elementsEqual(bBytes) }
+        var (a, b) = (a, b)
+        return a.withUTF8 { aBytes in
+            b.withUTF8 { bBytes in
+                var index = 0
+                while index < aBytes.count {
+                    guard aBytes[index] == bBytes[index] else { return false }
+                    index += 1
+                }
+                return true
+            }
         }
-        return (inPlace ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     @usableFromInline
-    func decoded(_ capture: Capture) -> String {
+    func decoded(_ range: Range<Int>) -> String {
         let utf8 = path.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: capture.start)
-        let end = utf8.index(utf8.startIndex, offsetBy: capture.end)
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        let end = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
         return QueryString.percentDecode(utf8[start..<end], plusIsSpace: false)
     }
 }

@@ -8,46 +8,120 @@ import HTTP1
 /// `UTF8View` comparison). Here a path is walked once per candidate route with plain byte
 /// comparisons, and a placeholder's value is recorded as a byte range (`RouteParameters`).
 ///
+/// The compiled form is flat: every literal byte of the pattern lies in one array, and a
+/// segment is only offsets into it (a trivial value). Walking the segments then copies no
+/// array and retains nothing; with one array per segment, every segment visited on every
+/// candidate route was retained and released, which cost more than the comparisons.
+///
+/// A class: the router reads a pattern through its route entry for every candidate route, and
+/// a reference is lent as it is, where a struct of four arrays was copied (four retains and
+/// four releases per candidate).
+///
 /// The path's segments are what `/`-splitting gives after dropping what precedes the first `/`
 /// (empty segments kept), so a path has exactly as many segments as it has `/` bytes: the
 /// router files patterns by that count and compares only patterns that can match.
-struct RoutePattern: Sendable {
-    /// One segment: a literal (`name` nil: the path segment must equal `prefix` byte for byte)
-    /// or a placeholder (any non-empty value between the literal `prefix` and `suffix`, as in
-    /// `{code}.json`). A struct rather than an enum with payloads: a multi-payload enum keeps its
-    /// case in the spare bits of its arrays' pointers, which LeakSanitizer (the fuzz targets)
-    /// cannot follow, so every compiled route read as a leak.
+final class RoutePattern: Sendable {
+    /// One segment: a literal (`name` -1: the path segment must equal its prefix byte for byte)
+    /// or a placeholder (`names[name]`: any non-empty value between the literal prefix and
+    /// suffix, as in `{code}.json`). Prefix and suffix are ranges of `RoutePattern.bytes`.
     struct Segment: Sendable {
-        let name: String?
-        let prefix: [UInt8]
-        let suffix: [UInt8]
+        let name: Int
+        let prefixStart: Int
+        let prefixEnd: Int
+        let suffixStart: Int
+        let suffixEnd: Int
 
-        static func literal(_ bytes: [UInt8]) -> Segment { Segment(name: nil, prefix: bytes, suffix: []) }
-        var isLiteral: Bool { name == nil }
+        var isLiteral: Bool { name < 0 }
+        var prefixCount: Int { prefixEnd - prefixStart }
+        var suffixCount: Int { suffixEnd - suffixStart }
     }
 
     let segments: [Segment]
+    /// Every segment's prefix and suffix bytes, back to back.
+    let bytes: [UInt8]
+    /// The placeholders' names, as `Segment.name` indexes them.
+    let names: [String]
     /// How many segments are literals: the more, the more specific (it wins a tie).
     let literalCount: Int
+    /// For a pattern without placeholders, the whole path it matches (`/` before each segment).
+    let literalPath: [UInt8]?
+    /// The first (up to) eight bytes of `head` as one integer, and the mask of those bytes
+    /// (`key`): a path whose own key differs under the mask cannot match, which the router
+    /// checks with one comparison before it touches the route.
+    let headKey: UInt64
+    let headMask: UInt64
+    /// How many literal segments `head` covers, and where the next segment starts in a path
+    /// that starts with `head` (after their bytes and a `/` each, and the leading `/`).
+    let headSegments: Int
+    let headSkip: Int
+    /// What every matching path that starts with `/` starts with: `/` and each literal segment
+    /// before the first placeholder, then `/` and that placeholder's prefix. Compared first,
+    /// it turns most candidates away at their first differing byte, before any walk.
+    let head: [UInt8]
 
     /// Compiles `pattern`: a segment with `{` before a `}` is a placeholder named by what lies
     /// between them (the first of each), with the bytes around them as its prefix and suffix;
     /// any other segment is a literal.
     init(_ pattern: String) {
-        let bytes = Array(pattern.utf8)
+        let text = Array(pattern.utf8)
         var segments: [Segment] = []
-        for piece in RoutePattern.segmentRanges(bytes) {
-            let segment = bytes[piece]
+        var bytes: [UInt8] = []
+        var names: [String] = []
+        for piece in RoutePattern.segmentRanges(text) {
+            let segment = text[piece]
             if let open = segment.firstIndex(of: UInt8(ascii: "{")),
                let close = segment.firstIndex(of: UInt8(ascii: "}")), open < close {
-                segments.append(Segment(name: String(decoding: segment[(open + 1)..<close], as: UTF8.self),
-                                        prefix: Array(segment[..<open]), suffix: Array(segment[(close + 1)...])))
+                let prefixStart = bytes.count
+                bytes += segment[..<open]
+                let suffixStart = bytes.count
+                bytes += segment[(close + 1)...]
+                segments.append(Segment(name: names.count, prefixStart: prefixStart, prefixEnd: suffixStart,
+                                        suffixStart: suffixStart, suffixEnd: bytes.count))
+                names.append(String(decoding: segment[(open + 1)..<close], as: UTF8.self))
             } else {
-                segments.append(.literal(Array(segment)))
+                let start = bytes.count
+                bytes += segment
+                segments.append(Segment(name: -1, prefixStart: start, prefixEnd: bytes.count,
+                                        suffixStart: bytes.count, suffixEnd: bytes.count))
             }
         }
         self.segments = segments
-        literalCount = segments.reduce(0) { count, segment in segment.isLiteral ? count + 1 : count }
+        self.bytes = bytes
+        self.names = names
+        literalCount = names.isEmpty ? segments.count : segments.count - names.count
+        var head: [UInt8] = []
+        for segment in segments {
+            head.append(UInt8(ascii: "/"))
+            head += bytes[segment.prefixStart..<segment.prefixEnd]
+            if !segment.isLiteral { break }
+        }
+        self.head = head
+        headSegments = segments.firstIndex { !$0.isLiteral } ?? segments.count
+        headSkip = segments[..<headSegments].reduce(1) { $0 + $1.prefixCount + 1 }
+        (headKey, headMask) = RoutePattern.key(head)
+        literalPath = names.isEmpty ? segments.flatMap { [UInt8(ascii: "/")] + bytes[$0.prefixStart..<$0.prefixEnd] } : nil
+    }
+
+    /// The first (up to) eight of `bytes`, first byte lowest, and a mask with all bits set
+    /// under those bytes.
+    static func key(_ bytes: [UInt8]) -> (key: UInt64, mask: UInt64) {
+        var key: UInt64 = 0, mask: UInt64 = 0, shift: UInt64 = 0
+        for byte in bytes.prefix(8) {
+            key |= UInt64(byte) << shift
+            mask |= 0xFF << shift
+            shift += 8
+        }
+        return (key, mask)
+    }
+
+    /// A path's `key`: its first (up to) eight bytes, first byte lowest, read in one load when
+    /// it has eight.
+    static func key(_ path: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = path.baseAddress else { return 0 }
+        if path.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+        var key: UInt64 = 0
+        for index in 0..<path.count { key |= UInt64(path[index]) << UInt64(8 * index) }
+        return key
     }
 
     /// How many segments a path has: one per `/` byte.
@@ -57,42 +131,86 @@ struct RoutePattern: Sendable {
         return count
     }
 
-    /// Whether `path` (with `segments.count` segments, as `segmentCount` says) matches.
-    func matches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        walk(path) { _, _, _ in }
-    }
-
-    /// The placeholders' values in `path`, which `matches`: byte ranges into `text`, whose
-    /// UTF-8 `path` is. Run for the winning route only.
-    func parameters(in path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters {
+    /// The placeholders' values when `path` (with `segments.count` segments) matches, as byte
+    /// ranges into `text`, whose UTF-8 `path` is; nil when it does not match. One walk both
+    /// decides and captures, so the winning route's path is not walked a second time.
+    func match(_ path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters? {
+        guard headMatches(path) else { return nil }
+        guard !names.isEmpty else { return walk(path) { _, _, _ in } ? RouteParameters() : nil }
         var parameters = RouteParameters(capturingFrom: text)
-        guard literalCount < segments.count else { return parameters }
-        _ = walk(path) { name, start, end in parameters.capture(name, start: start, end: end) }
+        guard walk(path, { name, start, end in parameters.capture(names[name], start: start, end: end) }) else { return nil }
         return parameters
     }
 
-    /// Matches segment by segment, telling `found` each placeholder's name and value range.
+    /// False when `path` starts with `/` but not with `head`: then it cannot match.
     @inline(__always)
-    private func walk(_ path: UnsafeBufferPointer<UInt8>, _ found: (String, Int, Int) -> Void) -> Bool {
-        guard var start = path.firstIndex(of: UInt8(ascii: "/")).map({ $0 + 1 }) else { return segments.isEmpty }
-        for segment in segments {
-            var end = start
-            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
-            guard let name = segment.name else {
-                guard RoutePattern.equal(path, start, end, segment.prefix) else { return false }
-                start = end + 1
-                continue
-            }
-            let (prefix, suffix) = (segment.prefix, segment.suffix)
-            guard end - start > prefix.count + suffix.count,
-                  RoutePattern.equal(path, start, start + prefix.count, prefix),
-                  RoutePattern.equal(path, end - suffix.count, end, suffix) else { return false }
-            found(name, start + prefix.count, end - suffix.count)
-            start = end + 1
+    private func headMatches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.first != UInt8(ascii: "/") || RoutePattern.equal(path, 0, min(path.count, head.count), head)
+    }
+
+    /// Matches segment by segment, telling `found` each placeholder's name (index into
+    /// `names`) and value range. Only for a path with as many segments as the pattern, whose
+    /// head has been checked (`headMatches`): a path starting with `/` is walked from the
+    /// first segment `head` does not cover.
+    @inline(__always)
+    private func walk(_ path: UnsafeBufferPointer<UInt8>, _ found: (Int, Int, Int) -> Void) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var start: Int
+        var first = 0
+        if path.first == slash {
+            // `headMatches` has seen the literal segments before the first placeholder.
+            (start, first) = (headSkip, headSegments)
+        } else {
+            guard let slashIndex = path.firstIndex(of: slash) else { return segments.isEmpty }
+            start = slashIndex + 1
         }
-        // Only a path with as many segments as the pattern gets here (`segmentCount`): the last
-        // segment ended at the path's end.
-        return start == path.count + 1
+        return bytes.withUnsafeBufferPointer { literals in
+            for index in first..<segments.count {
+                let segment = segments[index]
+                var end = path.count
+                // The path has as many `/` as the pattern has segments (`segmentCount`), so
+                // the last segment runs to the path's end: only the others are scanned.
+                if index < segments.count - 1 {
+                    end = start
+                    while end < path.count, path[end] != slash { end += 1 }
+                }
+                if segment.isLiteral {
+                    guard end - start == segment.prefixCount,
+                          RoutePattern.same(path, start, literals, segment.prefixStart, segment.prefixCount) else { return false }
+                } else {
+                    guard end - start > segment.prefixCount + segment.suffixCount,
+                          RoutePattern.same(path, start, literals, segment.prefixStart, segment.prefixCount),
+                          RoutePattern.same(path, end - segment.suffixCount, literals, segment.suffixStart, segment.suffixCount)
+                    else { return false }
+                    found(segment.name, start + segment.prefixCount, end - segment.suffixCount)
+                }
+                start = end + 1
+            }
+            return start == path.count + 1
+        }
+    }
+
+    /// Whether `count` bytes of `path` from `start` are those of `literals` from `from` (both
+    /// ranges lie inside their buffers: the walk checked the path's, compilation the pattern's).
+    /// Eight bytes at a time, then byte by byte: a path's literal part is compared in a few
+    /// loads rather than one compare-and-branch per byte.
+    @inline(__always)
+    static func same(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ literals: UnsafeBufferPointer<UInt8>,
+                     _ from: Int, _ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard let pathBase = path.baseAddress, let literalBase = literals.baseAddress else { return false }
+        let x = UnsafeRawPointer(pathBase + start), y = UnsafeRawPointer(literalBase + from)
+        var index = 0
+        while index + 8 <= count {
+            guard x.loadUnaligned(fromByteOffset: index, as: UInt64.self) == y.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else { return false }
+            index += 8
+        }
+        while index < count {
+            guard x.load(fromByteOffset: index, as: UInt8.self) == y.load(fromByteOffset: index, as: UInt8.self) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The byte ranges of a path's (or pattern's) segments: what follows each `/`, up to the next.
@@ -107,14 +225,10 @@ struct RoutePattern: Sendable {
         }
     }
 
-    /// Whether `path[start..<end]` is exactly `expected`.
+    /// Whether `path[start..<end]` (inside `path`) is exactly `expected`.
+    @inline(__always)
     static func equal(_ path: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ expected: [UInt8]) -> Bool {
         guard end - start == expected.count else { return false }
-        var index = 0
-        while index < expected.count {
-            guard path[start + index] == expected[index] else { return false }
-            index += 1
-        }
-        return true
+        return expected.withUnsafeBufferPointer { same(path, start, $0, 0, end - start) }
     }
 }

@@ -25,25 +25,52 @@ public struct Router: Sendable {
         public var isPublic: Bool = false
     }
 
-    private struct Entry: Sendable {
-        var route: Route
-        var pattern: RoutePattern
-        var handler: Handler
+    /// A registered route, compiled. A class: the table holds references, so reading an
+    /// entry while matching retains one object rather than copying each field.
+    private final class Entry: Sendable {
+        let route: Route
+        let pattern: RoutePattern
+        let handler: Handler
         /// `route.method`'s bytes, compared with the request's.
-        var method: [UInt8]
-        /// For a pattern without placeholders, the whole path it matches.
-        var literalPath: [UInt8]?
+        let method: [UInt8]
+
+        init(route: Route, pattern: RoutePattern, handler: @escaping Handler) {
+            self.route = route
+            self.pattern = pattern
+            self.handler = handler
+            method = Array(route.method.utf8)
+        }
+    }
+
+    /// What the router checks of a route before touching it: trivial to copy, so scanning the
+    /// candidates for a path retains nothing. A rooted path (starting with `/`) can match only
+    /// when its first bytes agree with `headKey` under `headMask` (`RoutePattern.head`) and, for a
+    /// route without placeholders, when its length is `literalLength`.
+    private struct Candidate: Sendable {
+        /// Index into `entries`.
+        let index: Int
+        /// The length of the route's whole literal path; -1 for a route with placeholders.
+        let literalLength: Int
+        let headKey: UInt64
+        let headMask: UInt64
+
+        /// Whether a rooted path of `count` bytes whose key is `pathKey` may match.
+        @inline(__always)
+        func admits(_ pathKey: UInt64, count: Int) -> Bool {
+            pathKey & headMask == headKey && (literalLength < 0 || literalLength == count)
+        }
     }
 
     private var entries: [Entry] = []
-    /// For each segment count (a path has one segment per `/`), the indices into `entries` of
-    /// the patterns with that many segments, in registration order: the only ones a path of that
-    /// count can match, so a request is compared with a handful of patterns, not all of them.
-    private var entriesBySegmentCount: [[Int]] = []
-    /// The same, for patterns without placeholders only: a path equal to one of them, with its
-    /// method, is answered by the first such route (nothing is more specific), after one
-    /// length-and-bytes comparison per literal route of that segment count.
-    private var literalEntriesBySegmentCount: [[Int]] = []
+    /// For each segment count (a path has one segment per `/`), the patterns with that many
+    /// segments, in registration order: the only ones a path of that count can match, so a
+    /// request is compared with a handful of patterns, not all of them.
+    private var candidatesBySegmentCount: [[Candidate]] = []
+    /// For each byte count, the patterns without placeholders whose path is that long, in
+    /// registration order: a path equal to one of them, with its method, is answered by the
+    /// first such route (nothing is more specific), after comparing it with the one or two
+    /// literal routes of its length, before its segments are even counted.
+    private var literalsByLength: [[Candidate]] = []
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -84,22 +111,19 @@ public struct Router: Sendable {
 
     public mutating func add(_ method: String, _ pattern: String, public isPublic: Bool = false,
                              _ handler: @escaping Handler) {
-        let compiled = RoutePattern(pattern)
+        let entry = Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic),
+                          pattern: RoutePattern(pattern), handler: handler)
+        let compiled = entry.pattern
+        let candidate = Candidate(index: entries.count, literalLength: compiled.literalPath?.count ?? -1,
+                                  headKey: compiled.headKey, headMask: compiled.headMask)
         let count = compiled.segments.count
-        while entriesBySegmentCount.count <= count {
-            entriesBySegmentCount.append([])
-            literalEntriesBySegmentCount.append([])
+        while candidatesBySegmentCount.count <= count { candidatesBySegmentCount.append([]) }
+        candidatesBySegmentCount[count].append(candidate)
+        if let literalPath = compiled.literalPath {
+            while literalsByLength.count <= literalPath.count { literalsByLength.append([]) }
+            literalsByLength[literalPath.count].append(candidate)
         }
-        entriesBySegmentCount[count].append(entries.count)
-        var literalPath: [UInt8]?
-        if compiled.literalCount == count {
-            literalPath = compiled.segments.flatMap { segment -> [UInt8] in
-                segment.isLiteral ? [UInt8(ascii: "/")] + segment.prefix : []
-            }
-            literalEntriesBySegmentCount[count].append(entries.count)
-        }
-        entries.append(Entry(route: Route(method: method, pattern: pattern, isPublic: isPublic), pattern: compiled,
-                             handler: handler, method: Array(method.utf8), literalPath: literalPath))
+        entries.append(entry)
     }
 
     public mutating func get(_ pattern: String, public isPublic: Bool = false, _ handler: @escaping Handler) {
@@ -119,51 +143,63 @@ public struct Router: Sendable {
     /// segments wins, the earliest registered on a tie; so a fully literal route beats any
     /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        var methodBytes = method
-        return methodBytes.withUTF8 { methodBytes in
-            if let match = path.utf8.withContiguousStorageIfAvailable({ match(methodBytes, path: path, bytes: $0) }) {
-                return match
-            }
-            // A bridged string without contiguous UTF-8: copy once.
-            return Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
+        let inPlace = method.utf8.withContiguousStorageIfAvailable { methodBytes in
+            path.utf8.withContiguousStorageIfAvailable { match(methodBytes, path: path, bytes: $0) }
+        }
+        if let inPlace, let match = inPlace { return match }
+        // A bridged string without contiguous UTF-8: copy once.
+        return Array(method.utf8).withUnsafeBufferPointer { methodBytes in
+            Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
         }
     }
 
     private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
-        let segmentCount = RoutePattern.segmentCount(bytes)
-        guard segmentCount < entriesBySegmentCount.count else { return .notFound }
         let isHead = Router.equal(method, Router.head)
         /// Whether the entry answers this method (GET answers HEAD).
         func answers(_ entry: Entry) -> Bool {
             Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
         }
-        for index in literalEntriesBySegmentCount[segmentCount] {
-            if let literalPath = entries[index].literalPath, Router.equal(bytes, literalPath), answers(entries[index]) {
-                return .found(entries[index].route, RouteParameters(), entries[index].handler)
+        // Only a path that starts with `/` equals a literal path, and only such a path is
+        // checked against a route's key: a pattern's head starts with `/`.
+        let rooted = bytes.first == UInt8(ascii: "/")
+        let pathKey = RoutePattern.key(bytes)
+        if rooted, bytes.count < literalsByLength.count {
+            for candidate in literalsByLength[bytes.count] where candidate.admits(pathKey, count: bytes.count) {
+                let entry = entries[candidate.index]
+                if let literalPath = entry.pattern.literalPath, Router.equal(bytes, literalPath), answers(entry) {
+                    return .found(entry.route, RouteParameters(), entry.handler)
+                }
             }
         }
+        let segmentCount = RoutePattern.segmentCount(bytes)
+        guard segmentCount < candidatesBySegmentCount.count else { return .notFound }
         var allowed: [String] = []
-        var best: Int?
-        // A path that starts with `/` matches a pattern without placeholders exactly when it is
-        // that pattern's bytes: one length comparison rejects most, with no walk.
-        let rooted = bytes.first == UInt8(ascii: "/")
-        for index in entriesBySegmentCount[segmentCount] {
-            if rooted, let literalPath = entries[index].literalPath {
+        var best: Entry?
+        var bestParameters = RouteParameters()
+        for candidate in candidatesBySegmentCount[segmentCount] {
+            if rooted, !candidate.admits(pathKey, count: bytes.count) { continue }
+            let entry = entries[candidate.index]
+            let parameters: RouteParameters
+            // A rooted path matches a pattern without placeholders exactly when it is that
+            // pattern's bytes: no walk.
+            if rooted, let literalPath = entry.pattern.literalPath {
                 guard Router.equal(bytes, literalPath) else { continue }
+                parameters = RouteParameters()
             } else {
-                guard entries[index].pattern.matches(bytes) else { continue }
+                guard let matched = entry.pattern.match(bytes, of: path) else { continue }
+                parameters = matched
             }
-            guard answers(entries[index]) else {
-                allowed.append(entries[index].route.method)
+            guard answers(entry) else {
+                allowed.append(entry.route.method)
                 continue
             }
             // The most literal segments win; on a tie the earlier route.
-            if let current = best, entries[index].pattern.literalCount <= entries[current].pattern.literalCount { continue }
-            best = index
+            if let current = best, entry.pattern.literalCount <= current.pattern.literalCount { continue }
+            best = entry
+            bestParameters = parameters
         }
         if let best {
-            let entry = entries[best]
-            return .found(entry.route, entry.pattern.parameters(in: bytes, of: path), entry.handler)
+            return .found(best.route, bestParameters, best.handler)
         }
         if allowed.isEmpty { return .notFound }
         var allow = Set(allowed)

@@ -95,6 +95,15 @@ import HTTP1
         #expect(await respond(["If-None-Match": "\"abcd\""]).status == .ok)
     }
 
+    /// The book route's quoting (a cached book's ETag, made on every hit) spells exactly what
+    /// `strongETag` spells without a variant, for short inline validators and long ones.
+    @Test func bookQuotingIsStrongETagWithoutVariant() {
+        for validator in ["", "v", "0123456789abc", "0123456789abcdef", String(repeating: "f", count: 64), "caf\u{E9}"] {
+            #expect(BooksRoutes.quoted(validator) == HTTPCaching.strongETag(validator: validator), "\(validator)")
+            #expect(Array(BooksRoutes.quoted(validator).utf8) == Array("\"\(validator)\"".utf8))
+        }
+    }
+
     @Test func strongETagsDifferByVariant() {
         let a = HTTPCaching.strongETag(validator: "v1", variant: "/v1/rates?base=EUR")
         let b = HTTPCaching.strongETag(validator: "v1", variant: "/v1/rates?base=USD")

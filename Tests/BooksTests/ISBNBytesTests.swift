@@ -58,6 +58,22 @@ import Testing
         }
     }
 
+    /// Thirteen plain digits (how every cached book's URL spells it, read by a shortcut): for
+    /// prefixes in and out of 978/979 and every check digit, the answer is the text parser's.
+    @Test func plainThirteenDigitsAnswerAsText() {
+        var rng = SplitMix64(seed: 13)
+        for prefix in ["978", "979", "977", "000", "999"] {
+            for _ in 0..<40 {
+                let body = prefix + (0..<9).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
+                for check in 0...9 {
+                    let input = body + String(check)
+                    let fast = Array(input.utf8).withUnsafeBufferPointer { ISBN(wellFormed: $0) }
+                    #expect(fast == (try? ISBN(parsing: input)), "\(input)")
+                }
+            }
+        }
+    }
+
     /// Thousands of seeded inputs of ISBN characters (digits, X, hyphen, space), about half of
     /// them with a correct check digit: bytes and text answer alike, every one.
     @Test func seededInputsAnswerAsText() {

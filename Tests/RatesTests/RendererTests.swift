@@ -145,6 +145,27 @@ import Testing
         #expect(memo.count == 1)
     }
 
+    /// The last-query shortcut answers only the query it was rendered for, under the validator
+    /// it was rendered with: alternating queries, a new validator and an emptied memo each get
+    /// their own rendering, never the last one's.
+    @Test func memoLastQueryNeverAnswersAnotherQuery() throws {
+        let memo = RenderMemo(capacity: 8)
+        let eur = RatesQuery.rates(base: "EUR", symbols: nil), usd = RatesQuery.rates(base: "USD", symbols: nil)
+        for query in [eur, usd, eur, eur, usd, usd, eur] {
+            #expect(try memo.rendered(query, table: table, validator: "v1").body == RatesRenderer.render(query, table: table))
+        }
+        #expect(memo.renderCount == 2)
+        let newer = RateTable(rates: ["USD": 1, "EUR": 2], updated: 1_443_403_400, source: "coinbase")
+        #expect(try memo.rendered(eur, table: newer, validator: "v2").body == RatesRenderer.render(eur, table: newer))
+        #expect(try memo.rendered(eur, table: table, validator: "v1").body == RatesRenderer.render(eur, table: table))
+        #expect(memo.renderCount == 4)
+        let single = RenderMemo(capacity: 1)
+        _ = try single.rendered(eur, table: table, validator: "v")
+        _ = try single.rendered(usd, table: table, validator: "v")
+        #expect(try single.rendered(eur, table: table, validator: "v").body == RatesRenderer.render(eur, table: table))
+        #expect(single.renderCount == 3)
+    }
+
     @Test func memoIsBounded() throws {
         let memo = RenderMemo(capacity: 4)
         for n in 0..<10 {

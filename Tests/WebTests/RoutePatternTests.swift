@@ -77,6 +77,22 @@ import HTTP1
         #expect(given.withBytes("isbn") { Array($0) } == Array("0306406152".utf8))
     }
 
+    /// A route without placeholders captures nothing (its parameters hold no storage), whether
+    /// the path reached it by the literal table or, not starting with `/`, by a walk.
+    @Test func parameterlessRoutesCaptureNothing() {
+        let router = Self.router()
+        for path in ["/v1/rates", "x/v1/rates", "/v1/books/search"] {
+            guard case let .found(_, parameters, _) = router.match(method: "GET", path: path) else {
+                Issue.record("\(path) not found")
+                continue
+            }
+            #expect(parameters.values.isEmpty, "\(path)")
+            #expect(parameters["isbn"] == nil && parameters.withBytes("isbn") { _ in true } == nil, "\(path)")
+        }
+        #expect(RouteParameters() == RouteParameters([:]))
+        #expect(RouteParameters(["isbn": "1"])["isbn"] == "1")
+    }
+
     @Test func trailingSlashesAndEmptySegmentsAreSegments() {
         let router = Self.router()
         #expect(Self.outcome(router, "GET", "/v1/rates/") == "404", "an empty placeholder value does not match")
@@ -117,7 +133,7 @@ import HTTP1
         for (_, pattern) in Self.patterns {
             for fill in fills {
                 let path = ReferenceMatcher.fill(pattern, with: fill)
-                paths.formUnion([path, path + "/", path + "/x", "/" + path, String(decoding: path.utf8.dropLast(), as: UTF8.self),
+                paths.formUnion([path, path + "/", path + "/x", "/" + path, "x" + path, String(decoding: path.utf8.dropLast(), as: UTF8.self),
                                  path.split(separator: "/", omittingEmptySubsequences: false).joined(separator: "//")])
             }
         }

@@ -95,8 +95,7 @@ private final class Endpoint: Sendable {
         dated = history.map { HistoryRoutes.endpoint($0, failures: failures) }
         rates = CachedEndpoint(failures: failures, fresh: { _ in service.freshIndexed() },
                                load: { _ in try await service.indexed() }) { lookup, query, _ in
-            let rendered = try memo.rendered(query, table: lookup.value.table, validator: lookup.validator,
-                                             constituents: lookup.value.disclaimerConstituents)
+            let rendered = try memo.rendered(query, from: lookup.value, validator: lookup.validator)
             return HTTPCaching.response(body: rendered.body, contentType: "application/json; charset=utf-8",
                                         etag: rendered.etag, freshness: CacheFreshness(lookup))
         }
