@@ -33,7 +33,11 @@ public struct HTTPRequest: Sendable {
     /// The UTF-8 offset of the first `?` in `routedTarget`, or -1 when there is none.
     private let queryMark: Int
     public var version: HTTPVersion
-    public var headers: HTTPHeaders
+    /// Changing the fields after parsing makes `serverReadFields` unknown: it describes the
+    /// fields as received.
+    public var headers: HTTPHeaders {
+        didSet { serverReadFields = .unknown }
+    }
     public var body: [UInt8]
     /// The `X-Request-ID` the response will carry, as the server holds it (see `RequestID`).
     public var requestIDValue: RequestID
@@ -98,6 +102,17 @@ public struct HTTPRequest: Sendable {
     /// Whether the method is `HEAD` (compared on bytes, no `String` comparison).
     var isHead: Bool {
         method.utf8.count == 4 && method.utf8.elementsEqual("HEAD".utf8)
+    }
+
+    /// Every value of `field`, in order (`headers.values(for:)`), without reading any field
+    /// when the parser saw none of that name go by (most requests carry none of them).
+    public func values(of field: TrackedRequestField) -> [String] {
+        serverReadFields.contains(field.bit) ? headers.values(for: field.name) : []
+    }
+
+    /// The first value of `field` (`headers[...]`), read only when the parser saw one.
+    public func value(of field: TrackedRequestField) -> String? {
+        serverReadFields.contains(field.bit) ? headers[field.name] : nil
     }
 
     /// The first value of the query parameter `name`, if present: `queryItems`' first match

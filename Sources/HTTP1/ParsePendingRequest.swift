@@ -69,6 +69,12 @@ struct PendingRequest {
             serverReadFields.insert(.requestID)
         case 11 where name.equalsLowercase("traceparent"):
             serverReadFields.insert(.traceparent)
+        case 13 where name.equalsLowercase("if-none-match"):
+            serverReadFields.insert(.ifNoneMatch)
+        case 15 where name.equalsLowercase("accept-encoding"):
+            serverReadFields.insert(.acceptEncoding)
+        case 6 where name.equalsLowercase("origin"):
+            serverReadFields.insert(.origin)
         case 6 where name.equalsLowercase("expect"):
             value.forEachListElement { expectation in
                 if expectation.isEmpty { return }

@@ -9,7 +9,13 @@ import Base
 /// safe reading for curl and old clients). Parsed as bytes in one pass with no allocation
 /// (it runs on cached hits): malformed parts are skipped, never fatal.
 public enum AcceptEncoding {
-    /// Every `Accept-Encoding` field of the request, combined (§5.3).
+    /// Every `Accept-Encoding` field of the request, combined (§5.3); none read when the
+    /// parser saw none go by (`HTTPRequest.values(of:)`).
+    public static func allowsGzip(_ request: HTTPRequest) -> Bool {
+        allowsGzip(request.values(of: .acceptEncoding))
+    }
+
+    /// Every `Accept-Encoding` field of `headers`, combined (§5.3).
     public static func allowsGzip(_ headers: HTTPHeaders) -> Bool {
         // Looked up by name: a received request's fields stay bytes, and only the values of
         // `Accept-Encoding` are made (none, and no array, when it was not sent). Reading

@@ -25,7 +25,7 @@ public struct ConditionalRequestStep: Middleware {
     public static func apply(to response: inout HTTPResponse, request: HTTPRequest) {
         // The request's field first: most requests have none, and then the response is not read.
         // By code: comparing `HTTPStatus` values would compare their reason phrases too.
-        guard response.status.code == 200, let field = request.headers["If-None-Match"],
+        guard response.status.code == 200, let field = request.value(of: .ifNoneMatch),
               let etag = response.representation?.etag ?? response.headers["ETag"],
               ifNoneMatch(field, matches: etag) else { return }
         response.status = .notModified

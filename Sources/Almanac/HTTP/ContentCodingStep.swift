@@ -19,7 +19,7 @@ struct ContentCodingStep: Middleware {
               let contentType = response.representation?.contentType else { return }
         if !GzipVariants.applies(contentType: contentType, count: response.body.count) {
             response.representation?.contentCoding = .fixed
-        } else if AcceptEncoding.allowsGzip(request.headers), let etag = response.representation?.etag,
+        } else if AcceptEncoding.allowsGzip(request), let etag = response.representation?.etag,
                   let twin = variants.variant(of: response.body, etag: etag) {
             response.body = twin.body
             response.representation?.etag = twin.etag

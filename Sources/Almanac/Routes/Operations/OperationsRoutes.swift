@@ -55,7 +55,7 @@ public enum OperationsRoutes {
         router.get("/openapi.json", public: true) { request, _ in
             // A constant document: its gzip form is made once, at first demand.
             var headers: HTTPHeaders = ["Cache-Control": "no-store", "Vary": "Accept-Encoding"]
-            if AcceptEncoding.allowsGzip(request.headers),
+            if AcceptEncoding.allowsGzip(request),
                let gzip = openAPIGzip {
                 headers.add("Content-Encoding", "gzip")
                 return .ready(HTTPResponse.json(gzip, headers: headers))
