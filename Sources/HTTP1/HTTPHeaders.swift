@@ -40,6 +40,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The fields between the blocks the head writer copies as they are (prepared before, the
     /// tail after): what it serializes itself.
+    /// Whether `ownFields` has any (a hit's answer has none: its fields are all in blocks).
+    @inline(__always)
+    var hasOwnFields: Bool { received != nil || !own.isEmpty }
+
     var ownFields: [Field] {
         guard let received else { return own }
         return received.fields + own
