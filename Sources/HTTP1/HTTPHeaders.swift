@@ -80,6 +80,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool { lhs.fields == rhs.fields }
 
+    /// No fields at all (cheaper than `count == 0`, which counts the blocks' fields).
+    public var isEmpty: Bool { prepared == nil && received == nil && own.isEmpty && preparedTail == nil }
+
     public var count: Int {
         (prepared?.fields.count ?? 0) + (received?.count ?? 0) + own.count + (preparedTail?.fields.count ?? 0)
     }

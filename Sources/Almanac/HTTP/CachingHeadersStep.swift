@@ -31,7 +31,7 @@ struct CachingHeadersStep: Middleware {
         let notModified = status.code == 304
         let gzip = representation.contentCoding == .gzip
         // Most routes add no fields of their own: then there is nothing to look through.
-        let hasOwn = own.count != 0
+        let hasOwn = !own.isEmpty
         let vary = representation.variesByEncoding && !(hasOwn && own.contains("Vary"))
         let etag = representation.etag
         let contentType = representation.contentType
@@ -39,11 +39,11 @@ struct CachingHeadersStep: Middleware {
         let age = Int(max(0, freshness.ageSeconds).rounded(.down))
         // A fresh L1 hit's fields repeat for every hit on this entry within the second.
         let plainHit = freshness.outcome == .hit && freshness.freshnessLeftSeconds >= 0 && !freshness.shared
-        let room = own.count + CORSPolicy.maxAddedFields
+        let room = hasOwn ? own.count + CORSPolicy.maxAddedFields : 0
         func fields() -> [HTTPHeaders.Field] {
             // Its own eight fields at most, the route's, and room for CORS on a public route.
             var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(8 + room)
+            fields.reserveCapacity(8 + own.count + CORSPolicy.maxAddedFields)
             if vary { fields.append(.init(name: "Vary", value: "Accept-Encoding")) }
             fields.append(.init(name: "ETag", value: etag))
             let (cacheControl, hitStatus) = FreshnessStrings.values(left)
@@ -60,7 +60,7 @@ struct CachingHeadersStep: Middleware {
            let prepared = PreparedCachingFields.prepared(
                left: left, age: age, status: status.code, gzip: gzip, vary: vary, etag: etag, contentType: contentType,
                fields: fields) {
-            var headers = HTTPHeaders(prepared: prepared, reservingCapacity: hasOwn ? room : 0)
+            var headers = HTTPHeaders(prepared: prepared, reservingCapacity: room)
             if hasOwn { for field in own { headers.add(field.name, field.value) } }
             return headers
         }
