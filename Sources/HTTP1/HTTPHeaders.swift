@@ -23,15 +23,24 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     private var received: ReceivedFields?
     /// Fields of this value alone, after the prepared or received ones.
     private var own: [Field]
+    /// Fields prepared once and shared, written after `own`: what a step adds last whatever the
+    /// response (CORS's constant fields for any origin), so a hit copies them as one block
+    /// instead of adding, checking and freeing two fields per request.
+    public private(set) var preparedTail: PreparedHeaderLines?
 
-    /// Every field in order: the prepared or received ones, then this value's own.
+    /// Every field in order: the prepared or received ones, this value's own, then the
+    /// prepared tail.
     public var fields: [Field] {
-        if let prepared { return prepared.fields + own }
-        if let received { return own.isEmpty ? received.fields : received.fields + own }
-        return own
+        if let received {
+            if own.isEmpty && preparedTail == nil { return received.fields }
+            return received.fields + own + (preparedTail?.fields ?? [])
+        }
+        if prepared == nil && preparedTail == nil { return own }
+        return (prepared?.fields ?? []) + own + (preparedTail?.fields ?? [])
     }
 
-    /// The fields after the prepared block (what the head writer serializes itself).
+    /// The fields between the prepared blocks (what the head writer serializes itself);
+    /// received fields are written as this value's own.
     var ownFields: [Field] {
         guard let received else { return own }
         return received.fields + own
@@ -54,11 +63,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         own = []
     }
 
-    /// The prepared fields, with room for `capacity` more of this value's own (say, CORS).
+    /// The prepared fields, with room for `capacity` more of this value's own (none reserved
+    /// for 0: a hit that adds nothing of its own allocates nothing).
     public init(prepared: PreparedHeaderLines, reservingCapacity capacity: Int = 0) {
         self.prepared = prepared
         own = []
-        own.reserveCapacity(capacity)
+        if capacity > 0 { own.reserveCapacity(capacity) }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -67,7 +77,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool { lhs.fields == rhs.fields }
 
-    public var count: Int { (prepared?.fields.count ?? 0) + (received?.count ?? 0) + own.count }
+    public var count: Int {
+        (prepared?.fields.count ?? 0) + (received?.count ?? 0) + own.count + (preparedTail?.fields.count ?? 0)
+    }
 
     /// The first value of the field named `name` (case-insensitive), if any.
     public subscript(name: String) -> String? {
@@ -82,22 +94,29 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         for field in own where field.name.equalsIgnoringASCIICase(name) {
             return field.value
         }
+        if let preparedTail {
+            for field in preparedTail.fields where field.name.equalsIgnoringASCIICase(name) {
+                return field.value
+            }
+        }
         return nil
     }
 
-    /// Every value of the field named `name` (case-insensitive), in order.
+    /// Every value of the field named `name` (case-insensitive), in order. Received fields
+    /// are compared as bytes and only the matching values are made.
     public func values(for name: String) -> [String] {
-        var values: [String] = []
-        if let prepared {
-            for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        guard let received else {
+            return fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
         }
-        if let received {
-            received.forEachIndex(named: name) { index in
-                values.append(received.value(index))
-                return true
-            }
+        var values: [String] = []
+        received.forEachIndex(named: name) { index in
+            values.append(received.value(index))
+            return true
         }
         for field in own where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        if let preparedTail {
+            for field in preparedTail.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        }
         return values
     }
 
@@ -106,19 +125,31 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Room for `count` fields without reallocating (a handler that knows its fields).
     public mutating func reserveCapacity(_ count: Int) { own.reserveCapacity(count) }
 
-    /// Appends a field, keeping any existing ones of the same name.
+    /// Appends a field, keeping any existing ones of the same name (after a prepared tail, which
+    /// becomes this value's own fields first, so the order stays the order of the calls).
     public mutating func add(_ name: String, _ value: String) {
+        dissolveTail()
         own.append(Field(name: name, value: value))
+    }
+
+    /// Appends prepared fields after every field so far (as one block while nothing follows it).
+    public mutating func append(prepared lines: PreparedHeaderLines) {
+        if preparedTail == nil {
+            preparedTail = lines
+        } else {
+            dissolveTail()
+            own.append(contentsOf: lines.fields)
+        }
     }
 
     /// Replaces every field named `name` with a single one.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
-        own.append(Field(name: name, value: value))
+        add(name, value)
     }
 
     /// Removes every field named `name`. A prepared or received field is never changed in
-    /// place: the block is dissolved into this value's own fields first.
+    /// place: the block holding it is dissolved into this value's own fields first.
     public mutating func remove(_ name: String) {
         if let prepared, prepared.fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
             own = prepared.fields + own
@@ -128,7 +159,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             own = received.fields + own
             self.received = nil
         }
+        if let preparedTail, preparedTail.fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
+            dissolveTail()
+        }
         own.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Moves the prepared tail's fields into this value's own, at the end.
+    private mutating func dissolveTail() {
+        guard let preparedTail else { return }
+        own.append(contentsOf: preparedTail.fields)
+        self.preparedTail = nil
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
