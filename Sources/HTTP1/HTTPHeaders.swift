@@ -31,16 +31,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Every field in order: the prepared or received ones, this value's own, then the
     /// prepared tail.
     public var fields: [Field] {
-        if let received {
-            if own.isEmpty && preparedTail == nil { return received.fields }
-            return received.fields + own + (preparedTail?.fields ?? [])
-        }
-        if prepared == nil && preparedTail == nil { return own }
-        return (prepared?.fields ?? []) + own + (preparedTail?.fields ?? [])
+        if prepared == nil && received == nil && preparedTail == nil { return own }
+        var all = prepared?.fields ?? received?.fields ?? []
+        all += own
+        if let preparedTail { all += preparedTail.fields }
+        return all
     }
 
-    /// The fields between the prepared blocks (what the head writer serializes itself);
-    /// received fields are written as this value's own.
+    /// The fields between the blocks the head writer copies as they are (prepared before, the
+    /// tail after): what it serializes itself.
     var ownFields: [Field] {
         guard let received else { return own }
         return received.fields + own
@@ -102,16 +101,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return nil
     }
 
-    /// Every value of the field named `name` (case-insensitive), in order. Received fields
-    /// are compared as bytes and only the matching values are made.
+    /// Every value of the field named `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        guard let received else {
-            return fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
-        }
         var values: [String] = []
-        received.forEachIndex(named: name) { index in
-            values.append(received.value(index))
-            return true
+        if let prepared {
+            for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        }
+        if let received {
+            received.forEachIndex(named: name) { index in
+                values.append(received.value(index))
+                return true
+            }
         }
         for field in own where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
         if let preparedTail {
