@@ -114,12 +114,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         if let prepared {
             for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
         }
-        if let received {
-            received.forEachIndex(named: name) { index in
-                values.append(received.value(index))
-                return true
-            }
-        }
+        received?.appendValues(named: name, to: &values)
         for field in own where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
         if let preparedTail {
             for field in preparedTail.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }

@@ -193,7 +193,14 @@ enum UnsupportedCoding {
 /// out leaves `nil` behind.
 struct RequestParts {
     var method: String?
-    var target: ParsedRequestTarget?
+    /// The target as sent.
+    var rawTarget: String?
+    /// `path[?query]`: what the request routes by (`RequestTargetParser`).
+    var routedTarget: String?
+    /// An absolute-form target's authority, which replaces `Host`.
+    var authority: String?
+    /// The first `?` in `routedTarget`, or -1.
+    var queryMark = -1
     /// The header section's fields, once it is complete (none: nil).
     var received: ReceivedFields?
     var body: [UInt8] = []

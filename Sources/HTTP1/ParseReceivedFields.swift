@@ -89,25 +89,33 @@ struct ReceivedFields: @unchecked Sendable {
         return all
     }
 
-    /// Calls `body` with the index of each field named `name` (ASCII case-insensitive), in
-    /// order, until it returns false. Names are compared in place, length first.
-    func forEachIndex(named name: String, _ body: (Int) -> Bool) {
-        let found: Void? = name.utf8.withContiguousStorageIfAvailable { wanted in
-            forEachIndex(named: wanted, body)
-        }
-        if found == nil {
-            let wanted = Array(name.utf8)
-            wanted.withUnsafeBufferPointer { forEachIndex(named: $0, body) }
+    /// The index of the first field at or after `from` named `wanted` (ASCII case-insensitive),
+    /// or -1. Names are compared in place, length first; no closure is kept and nothing retained.
+    private func index(named wanted: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        block.withUnsafeMutablePointers { counts, tail in
+            let fields = counts.pointee.fields
+            let section = UnsafeBufferPointer(start: UnsafeRawPointer(tail + fields).assumingMemoryBound(to: UInt8.self),
+                                              count: counts.pointee.bytes)
+            var index = from
+            while index < fields {
+                let span = tail[index]
+                if span.nameEnd &- span.nameStart == wanted.count
+                    && ParseBytes(section, span.nameStart, span.nameEnd).equalsIgnoringASCIICase(wanted) {
+                    return index
+                }
+                index &+= 1
+            }
+            return -1
         }
     }
 
-    private func forEachIndex(named wanted: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
-        withSpans { spans, section in
-            for index in 0..<spans.count where spans[index].nameEnd - spans[index].nameStart == wanted.count
-                && ParseBytes(section, spans[index].nameStart, spans[index].nameEnd).equalsIgnoringASCIICase(wanted) {
-                if !body(index) { return }
-            }
+    /// `index(named:from:)` for a `String` name (read in place when it is contiguous, as
+    /// literals and native strings are).
+    private func index(named name: String, from: Int) -> Int {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ index(named: $0, from: from) }) {
+            return found
         }
+        return Array(name.utf8).withUnsafeBufferPointer { index(named: $0, from: from) }
     }
 
     /// The value of field `index` as a `String` (decoded with replacement, as before).
@@ -117,22 +125,22 @@ struct ReceivedFields: @unchecked Sendable {
 
     /// The first value of a field named `name`, if any.
     func firstValue(named name: String) -> String? {
-        var found: String?
-        forEachIndex(named: name) { index in
-            found = value(index)
-            return false
+        let found = index(named: name, from: 0)
+        return found < 0 ? nil : value(found)
+    }
+
+    /// Appends the value of every field named `name` to `values`, in order.
+    func appendValues(named name: String, to values: inout [String]) {
+        var found = index(named: name, from: 0)
+        while found >= 0 {
+            values.append(value(found))
+            found = index(named: name, from: found + 1)
         }
-        return found
     }
 
     /// Whether a field named `name` was received.
     func contains(named name: String) -> Bool {
-        var found = false
-        forEachIndex(named: name) { _ in
-            found = true
-            return false
-        }
-        return found
+        index(named: name, from: 0) >= 0
     }
 }
 

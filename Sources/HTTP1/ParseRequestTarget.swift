@@ -1,48 +1,45 @@
 import Base
 
-/// The request-target of a request line, reduced to what routing needs (RFC 9112 §3.2).
-struct ParsedRequestTarget {
-    /// The target as sent.
-    var raw: String
-    /// `path[?query]` to route by: the target itself for origin-form, the path and query of
-    /// the URI for absolute-form, `*` for asterisk-form.
-    var origin: String
-    /// The authority of an absolute-form target, which replaces `Host` (RFC 9112 §3.2.2).
-    var authority: String?
-    /// The UTF-8 offset of the first `?` in `origin`, or -1 (found while the bytes were checked).
-    var queryMark: Int = -1
-}
-
+/// The request-target of a request line, reduced to what routing needs (RFC 9112 §3.2), written
+/// straight into the request's parts (`RequestParts`: the target as sent, the `path[?query]`
+/// to route by, an absolute-form target's authority, the first `?`).
 enum RequestTargetParser {
     /// Accepts origin-form (`/path?query`), absolute-form (`http://host/path?query`) and
     /// asterisk-form (`*`, OPTIONS only). authority-form is CONNECT's, which is refused
-    /// earlier with 501.
+    /// earlier with 501. The routed target is the target itself for origin-form, the path and
+    /// query of the URI for absolute-form, `*` for asterisk-form.
     ///
     /// Every byte must be visible ASCII (VCHAR) other than `#`: a fragment is never part
     /// of a request-target (RFC 9112 §3.2), and controls, spaces or raw non-ASCII bytes
     /// would make the line ambiguous to other parsers on the path.
-    static func parse(_ target: ParseBytes, isOptions: Bool) -> Result<ParsedRequestTarget, ParseError> {
+    static func parse(_ target: ParseBytes, isOptions: Bool, into parts: inout RequestParts) -> ParseError? {
         guard !target.isEmpty else {
-            return .failure(.badRequest("The request-target is empty (only one space may separate it from the method and the version)"))
+            return .badRequest("The request-target is empty (only one space may separate it from the method and the version)")
         }
         guard let question = target.checkedTargetBytes() else {
-            return .failure(.badRequest("The request-target contains a control, space, non-ASCII byte or '#'; percent-encode it (RFC 3986)"))
+            return .badRequest("The request-target contains a control, space, non-ASCII byte or '#'; percent-encode it (RFC 3986)")
         }
         let first = target[target.start]
         if first == ParseByte.slash {
             let s = target.string
-            return .success(ParsedRequestTarget(raw: s, origin: s, authority: nil, queryMark: question))
+            parts.rawTarget = s
+            parts.routedTarget = s
+            parts.queryMark = question
+            return nil
         }
         if target.count == 1 && first == 0x2A {
             guard isOptions else {
-                return .failure(.badRequest("The request-target '*' is only valid with OPTIONS (RFC 9112 §3.2.4)"))
+                return .badRequest("The request-target '*' is only valid with OPTIONS (RFC 9112 §3.2.4)")
             }
-            return .success(ParsedRequestTarget(raw: "*", origin: "*", authority: nil))
+            parts.rawTarget = "*"
+            parts.routedTarget = "*"
+            parts.queryMark = -1
+            return nil
         }
         if let afterScheme = schemeEnd(target) {
-            return parseAbsolute(target, authorityStart: afterScheme)
+            return parseAbsolute(target, authorityStart: afterScheme, into: &parts)
         }
-        return .failure(.badRequest("The request-target must be a path starting with '/', an absolute http(s) URI, or '*' with OPTIONS"))
+        return .badRequest("The request-target must be a path starting with '/', an absolute http(s) URI, or '*' with OPTIONS")
     }
 
     /// Index after `http://` or `https://` (scheme compared case-insensitively, RFC 3986 §3.1).
@@ -56,17 +53,20 @@ enum RequestTargetParser {
         return nil
     }
 
-    private static func parseAbsolute(_ t: ParseBytes, authorityStart: Int) -> Result<ParsedRequestTarget, ParseError> {
+    private static func parseAbsolute(_ t: ParseBytes, authorityStart: Int, into parts: inout RequestParts) -> ParseError? {
         var i = authorityStart
         while i < t.end && t[i] != ParseByte.slash && t[i] != ParseByte.question { i += 1 }
         let authority = ParseBytes(t.base, authorityStart, i)
         guard !authority.isEmpty, HostValidator.isValid(authority) else {
-            return .failure(.badRequest("The absolute-form request-target has no valid host (userinfo is not allowed)"))
+            return .badRequest("The absolute-form request-target has no valid host (userinfo is not allowed)")
         }
         let rest = ParseBytes(t.base, i, t.end)
         let origin = (rest.isEmpty || t[i] == ParseByte.question) ? "/" + rest.string : rest.string
-        return .success(ParsedRequestTarget(raw: t.string, origin: origin, authority: authority.string,
-                                            queryMark: HTTPRequest.queryMark(in: origin)))
+        parts.rawTarget = t.string
+        parts.routedTarget = origin
+        parts.authority = authority.string
+        parts.queryMark = HTTPRequest.queryMark(in: origin)
+        return nil
     }
 }
 

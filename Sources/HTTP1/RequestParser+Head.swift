@@ -65,11 +65,8 @@ extension RequestParser {
             return ParseError(status: .notImplemented, detail: "CONNECT is not supported: this server is not a proxy")
         }
         let isOptions = methodBytes.count == 7 && methodBytes.equalsExactly("OPTIONS")
-        switch RequestTargetParser.parse(targetBytes, isOptions: isOptions) {
-        case .failure(let error):
+        if let error = RequestTargetParser.parse(targetBytes, isOptions: isOptions, into: &parts) {
             return error
-        case .success(let target):
-            parts.target = target
         }
         parts.method = CommonTokens.method(methodBytes) ?? methodBytes.string
         return nil
@@ -166,7 +163,7 @@ extension RequestParser {
             return .failure(.badRequest("A field line starts with whitespace: obs-fold is not accepted (RFC 9112 §5.2)"))
         }
         var i = line.start
-        while i < line.end && ParseByte.isTchar(line[i]) { i += 1 }
+        while i < line.end && ParseByte.isTchar(line.base[i]) { i &+= 1 }
         guard i < line.end else {
             return .failure(.badRequest("A header field has no colon (RFC 9112 §5)"))
         }

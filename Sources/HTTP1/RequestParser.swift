@@ -222,12 +222,17 @@ public struct RequestParser: Sendable {
     mutating func completeRequest() -> ParserEvent {
         var method: String?
         swap(&method, &parts.method)
-        var target: ParsedRequestTarget?
-        swap(&target, &parts.target)
+        var rawTarget: String?
+        swap(&rawTarget, &parts.rawTarget)
+        var routedTarget: String?
+        swap(&routedTarget, &parts.routedTarget)
+        var authority: String?
+        swap(&authority, &parts.authority)
         var received: ReceivedFields?
         swap(&received, &parts.received)
         var body: [UInt8] = []
         swap(&body, &parts.body)
+        let queryMark = parts.queryMark
         let keepAlive = pending.keepAlive
         let version = pending.version
         let serverReadFields = pending.serverReadFields
@@ -236,17 +241,17 @@ public struct RequestParser: Sendable {
         state = .requestLine
         // A head always has a request line (method and target) before it completes; were one
         // missing, the connection fails like any other parse error rather than trap.
-        guard let method, let target else {
+        guard let method = consume method, let rawTarget = consume rawTarget, let routedTarget = consume routedTarget else {
             let error = ParseError(status: .internalServerError, detail: "The request line was lost")
             state = .failed(error, .head)
             return .error(error)
         }
         var headers = HTTPHeaders(received: consume received)
-        if let authority = target.authority {
+        if let authority = consume authority {
             headers.set("Host", authority)  // RFC 9112 §3.2.2: the target's authority wins
         }
-        return .request(HTTPRequest(method: method, target: target.raw, routedTarget: target.origin,
-                                    queryMark: target.queryMark, version: version, headers: headers,
+        return .request(HTTPRequest(method: method, target: rawTarget, routedTarget: routedTarget,
+                                    queryMark: queryMark, version: version, headers: headers,
                                     body: consume body, serverReadFields: serverReadFields),
                         keepAlive: keepAlive)
     }

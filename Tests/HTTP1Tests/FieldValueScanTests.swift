@@ -13,16 +13,10 @@ import Testing
     }
 
     @Test func everyBytePlacedEverywhere() {
-        for length in 0...19 {
-            for position in 0..<max(length, 1) {
-                for byte in 0...255 {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 3)
-                    if length > 0 { bytes[1 + position] = UInt8(byte) }
-                    let (word, single) = Self.verdicts(bytes, from: 1, to: 1 + length)
-                    #expect(word == single, "length \(length), byte \(byte) at \(position)")
-                    if word != single { return }
-                }
-            }
+        forEveryBytePlacedEverywhere { bytes, start, end, label in
+            let (word, single) = Self.verdicts(bytes, from: start, to: end)
+            #expect(word == single, Comment(rawValue: label))
+            return word == single
         }
     }
 

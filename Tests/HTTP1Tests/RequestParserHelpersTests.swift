@@ -47,6 +47,21 @@ extension String {
     }
 }
 
+/// For the word-at-a-time scans: every byte value at every position of a run of 0…19 `a`s (one
+/// `a` before it, two after, so the run starts unaligned and has bytes beyond its end). `check`
+/// gets the bytes, the run's range and a label, and returns false to stop at the first failure.
+func forEveryBytePlacedEverywhere(_ check: (_ bytes: [UInt8], _ start: Int, _ end: Int, _ label: String) -> Bool) {
+    for length in 0...19 {
+        for position in 0..<max(length, 1) {
+            for byte in 0...255 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 3)
+                if length > 0 { bytes[1 + position] = UInt8(byte) }
+                if !check(bytes, 1, 1 + length, "length \(length), byte \(byte) at \(position)") { return }
+            }
+        }
+    }
+}
+
 /// Feeds `chunks` one after the other, draining `next()` after each until it needs more
 /// bytes or fails. Returns every event but `needMore`.
 func feed(_ chunks: [[UInt8]], limits: RequestParserLimits = RequestParserLimits()) -> [EventDigest] {

@@ -17,16 +17,11 @@ import Testing
     }
 
     @Test func everyBytePlacedEverywhere() {
-        for length in 0...19 {
-            for position in 0..<max(length, 1) {
-                for byte in 0...255 {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length + 3)
-                    if length > 0 { bytes[1 + position] = UInt8(byte) }
-                    let got = Self.scan(bytes, from: 1, to: 1 + length)
-                    #expect(got == Self.reference(bytes[1..<(1 + length)]), "length \(length), byte \(byte) at \(position)")
-                    if got != Self.reference(bytes[1..<(1 + length)]) { return }
-                }
-            }
+        forEveryBytePlacedEverywhere { bytes, start, end, label in
+            let got = Self.scan(bytes, from: start, to: end)
+            let expected = Self.reference(bytes[start..<end])
+            #expect(got == expected, Comment(rawValue: label))
+            return got == expected
         }
     }
 
