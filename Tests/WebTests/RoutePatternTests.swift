@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import HTTP1
 @testable import Web
 
@@ -75,6 +76,19 @@ import HTTP1
         }
         let given = RouteParameters(["isbn": "0306406152"])
         #expect(given.withBytes("isbn") { Array($0) } == Array("0306406152".utf8))
+    }
+
+    /// Slashes counted eight bytes at a time agree with a byte-by-byte count, at every length
+    /// and alignment, with bytes that differ from `/` in one bit (`.`, `o`, 0xAF) or are zero.
+    @Test func segmentCountAgreesWithCountingBytes() {
+        var rng = SplitMix64(seed: 47)
+        let alphabet: [UInt8] = [0x2F, 0x2F, 0x2E, 0x6F, 0xAF, 0x00, 0xFF, 0x61]
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...40, using: &rng)
+            let bytes = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            let expected = bytes.filter { $0 == 0x2F }.count
+            #expect(bytes.withUnsafeBufferPointer { RoutePattern.segmentCount($0) } == expected, "\(bytes)")
+        }
     }
 
     /// A route without placeholders captures nothing (its parameters hold no storage), whether
