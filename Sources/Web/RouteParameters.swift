@@ -118,12 +118,11 @@ public struct RouteParameters: Sendable, Equatable {
     }
 
     /// Whether two names are the same bytes, compared in place (a short name lives inside its
-    /// `String`; `withUTF8` lends it from the stack). Two strings whose values are the same
-    /// bits are the same string: a handler's `"isbn"` and the pattern's short `isbn` are
-    /// (both held inline), and are told equal in two loads, without lending either's bytes.
+    /// `String`; `withUTF8` lends it from the stack). A handler's `"isbn"` and the pattern's
+    /// short `isbn` are usually identical values (`IdenticalStrings`), told equal at once.
     @usableFromInline
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        if withUnsafeBytes(of: a, { aBits in withUnsafeBytes(of: b) { bBits in sameBits(aBits, bBits) } }) { return true }
+        if IdenticalStrings.identical(a, b) { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         var (a, b) = (a, b)
         return a.withUTF8 { aBytes in
@@ -136,22 +135,6 @@ public struct RouteParameters: Sendable, Equatable {
                 return true
             }
         }
-    }
-
-    /// Whether two values' representations are the same bytes (eight at a time).
-    static func sameBits(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        var index = 0
-        while index + 8 <= a.count {
-            guard a.loadUnaligned(fromByteOffset: index, as: UInt64.self) == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            else { return false }
-            index += 8
-        }
-        while index < a.count {
-            guard a[index] == b[index] else { return false }
-            index += 1
-        }
-        return true
     }
 
     @usableFromInline

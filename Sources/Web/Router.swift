@@ -143,21 +143,23 @@ public struct Router: Sendable {
     /// segments wins, the earliest registered on a tie; so a fully literal route beats any
     /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        let inPlace = method.utf8.withContiguousStorageIfAvailable { methodBytes in
-            path.utf8.withContiguousStorageIfAvailable { match(methodBytes, path: path, bytes: $0) }
+        if let match = path.utf8.withContiguousStorageIfAvailable({ match(method, path: path, bytes: $0) }) {
+            return match
         }
-        if let inPlace, let match = inPlace { return match }
         // A bridged string without contiguous UTF-8: copy once.
-        return Array(method.utf8).withUnsafeBufferPointer { methodBytes in
-            Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
-        }
+        return Array(path.utf8).withUnsafeBufferPointer { match(method, path: path, bytes: $0) }
     }
 
-    private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
-        let isHead = Router.equal(method, Router.head)
-        /// Whether the entry answers this method (GET answers HEAD).
+    private func match(_ method: String, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
+        /// Whether the entry answers this method (GET answers HEAD). The request's method is
+        /// usually the route's own spelling, bit for bit (`IdenticalStrings`); otherwise the
+        /// bytes decide.
         func answers(_ entry: Entry) -> Bool {
-            Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
+            if IdenticalStrings.identical(method, entry.route.method) { return true }
+            var method = method
+            return method.withUTF8 { method in
+                Router.equal(method, entry.method) || (Router.equal(method, Router.head) && entry.method == Router.get)
+            }
         }
         // Only a path that starts with `/` equals a literal path, and only such a path is
         // checked against a route's key: a pattern's head starts with `/`.
