@@ -45,6 +45,9 @@ final class RoutePattern: Sendable {
     let literalCount: Int
     /// For a pattern without placeholders, the whole path it matches (`/` before each segment).
     let literalPath: [UInt8]?
+    /// `literalPath` as text, for the router's comparison of a short path's bits
+    /// (`IdenticalStrings`).
+    let literalText: String?
     /// The first (up to) eight bytes of `head` as one integer, and the mask of those bytes
     /// (`key`): a path whose own key differs under the mask cannot match, which the router
     /// checks with one comparison before it touches the route.
@@ -100,6 +103,7 @@ final class RoutePattern: Sendable {
         headSkip = segments[..<headSegments].reduce(1) { $0 + $1.prefixCount + 1 }
         (headKey, headMask) = RoutePattern.key(head)
         literalPath = names.isEmpty ? segments.flatMap { [UInt8(ascii: "/")] + bytes[$0.prefixStart..<$0.prefixEnd] } : nil
+        literalText = literalPath.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The first (up to) eight of `bytes`, first byte lowest, and a mask with all bits set

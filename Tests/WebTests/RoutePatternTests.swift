@@ -91,6 +91,32 @@ import HTTP1
         }
     }
 
+    /// A short path routes alike whether its text lives inside the `String` (as the router's
+    /// own texts do, compared by their bits) or on the heap (compared by bytes): same route,
+    /// same 405, for every method, registration order kept between routes of one path.
+    @Test func shortPathsRouteAlikeInlineAndOnTheHeap() {
+        let router = Self.router()
+        for path in ["/v1/rates", "/admin/cache", "/healthz", "/v1/index", "/v1/rate", "/v1/ratez", "", "/"] {
+            var onHeap = String()
+            onHeap.reserveCapacity(64)
+            onHeap += path
+            for method in ["GET", "HEAD", "DELETE", "POST"] {
+                #expect(Self.outcome(router, method, onHeap) == Self.outcome(router, method, path), "\(method) \(path)")
+                #expect(Self.outcome(router, method, path) == ReferenceMatcher.outcome(Self.patterns, method, path),
+                        "\(method) \(path)")
+            }
+        }
+        var twice = Router()
+        twice.get("/same") { _, _ in .ready(HTTPResponse(status: .ok)) }
+        twice.get("/same") { _, _ in .ready(HTTPResponse(status: .noContent)) }
+        guard case let .found(_, _, handler) = twice.match(method: "GET", path: "/same"),
+              case let .ready(response) = handler(HTTPRequest(method: "GET", target: "/same"), RouteParameters()) else {
+            Issue.record("/same not found")
+            return
+        }
+        #expect(response.status == .ok, "the earlier of two equal routes answers")
+    }
+
     /// A route without placeholders captures nothing (its parameters hold no storage), whether
     /// the path reached it by the literal table or, not starting with `/`, by a walk.
     @Test func parameterlessRoutesCaptureNothing() {
