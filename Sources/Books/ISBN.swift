@@ -170,23 +170,42 @@ public struct ISBN: Sendable, Hashable, CustomStringConvertible {
 
     /// Thirteen plain digits, as every cached book's URL spells its ISBN: their number when it
     /// is a valid ISBN-13 (978 or 979, check digit right), else nil, and then the general
-    /// reading above decides (separators, ISBN-10, refusal). A quarter of the general
-    /// reading's cost: no separator, X or ISBN-10 bookkeeping per digit.
+    /// reading above decides (separators, ISBN-10, refusal).
+    ///
+    /// Read as two overlapping eight-byte words (digits 0–7 and 5–12), eight digits at a time:
+    /// a byte is a digit when its high nibble is 3 and its low nibble plus 6 stays below 16;
+    /// the digits' value is folded pairwise (×10, ×100, ×10,000) and the check sum adds the
+    /// bytes of masked words with one multiplication each. A fifth of the general reading's
+    /// cost, for the spelling every hit on `/v1/books/{isbn}` uses.
     private static func plainISBN13(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        var number: UInt64 = 0
-        var sum = 0
-        var weight = 1
-        for index in 0..<12 {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            number = number &* 10 &+ UInt64(digit)
-            sum &+= weight &* Int(digit)
-            weight = 4 &- weight
+        guard bytes.count == 13, let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self))
+        let nibbles: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        func allDigits(_ word: UInt64) -> Bool {
+            word & ~nibbles == 0x3030_3030_3030_3030 && ((word & nibbles) &+ 0x0606_0606_0606_0606) & ~nibbles == 0
         }
-        let check = bytes[12] &- UInt8(ascii: "0")
-        let prefix = number / 1_000_000_000
-        guard check < 10, prefix == 978 || prefix == 979, Int(check) == (10 - sum % 10) % 10 else { return nil }
-        return number &* 10 &+ UInt64(check)
+        guard allDigits(first), allDigits(last) else { return nil }
+        /// The eight digits of a word (first byte most significant) as their number.
+        func value(_ word: UInt64) -> UInt64 {
+            var v = word & nibbles
+            v = ((v &* 10) &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
+            v = ((v &* 100) &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
+            return ((v &* 10_000) &+ (v >> 32)) & 0xFFFF_FFFF
+        }
+        /// The sum of a word's bytes (at most eight digits: below 256).
+        func sum(_ word: UInt64) -> Int { Int((word &* 0x0101_0101_0101_0101) >> 56) }
+        let number = value(first) / 1_000 &* 100_000_000 &+ value(last)
+        let prefix = number / 10_000_000_000
+        // Weights 1, 3, 1, 3… over digits 0–11: every digit once, the odd ones twice more.
+        // Digits 0–7 are `first`'s bytes (odd: 1, 3, 5, 7); 8–11 are `last`'s bytes 3–6 (odd: 9, 11
+        // at bytes 4, 6); the check digit is `last`'s byte 7.
+        let a = first & nibbles, b = last & nibbles
+        let odd = sum(a & 0xFF00_FF00_FF00_FF00) + sum(b & 0x00FF_00FF_0000_0000)
+        let total = sum(a) + sum((b >> 24) & 0xFFFF_FFFF) + 2 * odd
+        guard prefix == 978 || prefix == 979, Int(b >> 56) == (10 - total % 10) % 10 else { return nil }
+        return number
     }
 
     public var description: String { isbn13 }

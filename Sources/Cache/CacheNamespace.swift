@@ -78,7 +78,7 @@ public final class CacheNamespace<Key: Hashable & Sendable, Value: CacheValue>: 
     @inlinable
     public func fresh(_ key: Key) -> CacheLookup<Value>? {
         let table = self.table
-        let now = store.clock.now()
+        let now = store.now()
         let shard = LoopShard.current
         guard shard > 0, shard <= table.replicas.count else {
             return store.state.withLock { state in table.fresh(key, now: now, state: &state) }

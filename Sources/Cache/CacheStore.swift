@@ -20,6 +20,10 @@ public final class CacheStore: Sendable {
 
     @usableFromInline let limits: CacheLimits
     @usableFromInline let clock: any CacheClock
+    /// Whether `clock` is the production `MonotonicCacheClock`, which `now()` then reads
+    /// directly: a cached hit reads the time, and reading it through the existential copied
+    /// and opened the box each time.
+    @usableFromInline let clockIsMonotonic: Bool
     @usableFromInline let randomUnit: @Sendable () -> Double
     @usableFromInline let refreshRetrySeconds: Double
     /// Told when a background refresh failed: the entry's stale value goes on being served
@@ -30,6 +34,12 @@ public final class CacheStore: Sendable {
     /// process's memory only, exactly as a store without it.
     public let shared: SharedCacheLayer?
     private let waiterIDs = Atomic<UInt64>(0)
+
+    /// The store's time (`clock`), in seconds.
+    @inlinable
+    func now() -> Double {
+        clockIsMonotonic ? MonotonicCacheClock().now() : clock.now()
+    }
 
     /// - Parameters:
     ///   - clock: monotonic seconds; defaults to `MonotonicCacheClock` (tests pass a `ManualCacheClock`).
@@ -53,6 +63,7 @@ public final class CacheStore: Sendable {
         self.shared = shared
         self.limits = limits
         self.clock = clock ?? MonotonicCacheClock()
+        self.clockIsMonotonic = clock == nil || clock is MonotonicCacheClock
         self.randomUnit = randomUnit
         self.refreshRetrySeconds = refreshRetrySeconds
         self.onRefreshFailure = onRefreshFailure

@@ -118,9 +118,11 @@ public struct RouteParameters: Sendable, Equatable {
     }
 
     /// Whether two names are the same bytes, compared in place (a short name lives inside its
-    /// `String`; `withUTF8` lends it from the stack).
+    /// `String`; `withUTF8` lends it from the stack). A handler's `"isbn"` and the pattern's
+    /// short `isbn` are usually identical values (`IdenticalStrings`), told equal at once.
     @usableFromInline
     static func sameBytes(_ a: String, _ b: String) -> Bool {
+        if IdenticalStrings.identical(a, b) { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         var (a, b) = (a, b)
         return a.withUTF8 { aBytes in

@@ -45,6 +45,9 @@ final class RoutePattern: Sendable {
     let literalCount: Int
     /// For a pattern without placeholders, the whole path it matches (`/` before each segment).
     let literalPath: [UInt8]?
+    /// `literalPath` as text, for the router's comparison of a short path's bits
+    /// (`IdenticalStrings`).
+    let literalText: String?
     /// The first (up to) eight bytes of `head` as one integer, and the mask of those bytes
     /// (`key`): a path whose own key differs under the mask cannot match, which the router
     /// checks with one comparison before it touches the route.
@@ -100,6 +103,7 @@ final class RoutePattern: Sendable {
         headSkip = segments[..<headSegments].reduce(1) { $0 + $1.prefixCount + 1 }
         (headKey, headMask) = RoutePattern.key(head)
         literalPath = names.isEmpty ? segments.flatMap { [UInt8(ascii: "/")] + bytes[$0.prefixStart..<$0.prefixEnd] } : nil
+        literalText = literalPath.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The first (up to) eight of `bytes`, first byte lowest, and a mask with all bits set
@@ -124,10 +128,38 @@ final class RoutePattern: Sendable {
         return key
     }
 
-    /// How many segments a path has: one per `/` byte.
+    /// How many segments a path has: one per `/` byte. Counted eight bytes at a time: in
+    /// each word, the bytes equal to `/` become zero bytes, a zero byte (exactly) gets its high
+    /// bit set (no carry crosses a byte), and one multiplication adds those bits up. A path's
+    /// last partial word is read as the last eight bytes, minus those already counted.
     static func segmentCount(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+        let slash = UInt8(ascii: "/")
+        guard path.count >= 8, let base = path.baseAddress else {
+            var count = 0
+            for byte in path where byte == slash { count += 1 }
+            return count
+        }
+        let raw = UnsafeRawPointer(base)
+        /// One bit (the high one) per byte of `word` that is `/`.
+        func slashBits(_ word: UInt64) -> UInt64 {
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let zeroed = UInt64(littleEndian: word) ^ (0x0101_0101_0101_0101 &* UInt64(slash))
+            return ~(((zeroed & low7) &+ low7) | zeroed | low7)
+        }
+        /// How many bytes have their high bit set in `bits` (each 0x80 or 0).
+        func total(_ bits: UInt64) -> Int { Int(((bits >> 7) &* 0x0101_0101_0101_0101) >> 56) }
         var count = 0
-        for byte in path where byte == UInt8(ascii: "/") { count += 1 }
+        var index = 0
+        while index + 8 <= path.count {
+            count += total(slashBits(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            index += 8
+        }
+        let rest = path.count - index
+        if rest > 0 {
+            // The first `8 - rest` bytes of the last eight were counted above: mask them out.
+            let last = slashBits(raw.loadUnaligned(fromByteOffset: path.count - 8, as: UInt64.self))
+            count += total(last & (UInt64.max << UInt64(8 * (8 - rest))))
+        }
         return count
     }
 

@@ -65,12 +65,33 @@ public struct Router: Sendable {
     /// For each segment count (a path has one segment per `/`), the patterns with that many
     /// segments, in registration order: the only ones a path of that count can match, so a
     /// request is compared with a handful of patterns, not all of them.
-    private var candidatesBySegmentCount: [[Candidate]] = []
+    private var bySegmentCount = CandidateTable()
     /// For each byte count, the patterns without placeholders whose path is that long, in
     /// registration order: a path equal to one of them, with its method, is answered by the
     /// first such route (nothing is more specific), after comparing it with the one or two
     /// literal routes of its length, before its segments are even counted.
-    private var literalsByLength: [[Candidate]] = []
+    private var literalsByLength = CandidateTable()
+
+    /// Candidates filed under a small number (a segment count, a length), all in one array:
+    /// the ones under `n` are `candidates[starts[n]..<starts[n + 1]]`. One flat array rather
+    /// than an array per number, so reading a group retains nothing.
+    private struct CandidateTable: Sendable {
+        private(set) var candidates: [Candidate] = []
+        private var starts: [Int] = [0]
+
+        /// Files `candidate` under `number`, after the ones already there.
+        mutating func add(_ candidate: Candidate, under number: Int) {
+            while starts.count < number + 2 { starts.append(candidates.count) }
+            candidates.insert(candidate, at: starts[number + 1])
+            for later in (number + 1)..<starts.count { starts[later] += 1 }
+        }
+
+        /// The positions in `candidates` of those filed under `number` (none past the table).
+        func range(_ number: Int) -> Range<Int> {
+            guard number >= 0, number + 1 < starts.count else { return 0..<0 }
+            return starts[number]..<starts[number + 1]
+        }
+    }
 
     /// How this router's own problems (404 `not-found`) are typed.
     public let problemTypes: ProblemTypes
@@ -116,13 +137,8 @@ public struct Router: Sendable {
         let compiled = entry.pattern
         let candidate = Candidate(index: entries.count, literalLength: compiled.literalPath?.count ?? -1,
                                   headKey: compiled.headKey, headMask: compiled.headMask)
-        let count = compiled.segments.count
-        while candidatesBySegmentCount.count <= count { candidatesBySegmentCount.append([]) }
-        candidatesBySegmentCount[count].append(candidate)
-        if let literalPath = compiled.literalPath {
-            while literalsByLength.count <= literalPath.count { literalsByLength.append([]) }
-            literalsByLength[literalPath.count].append(candidate)
-        }
+        bySegmentCount.add(candidate, under: compiled.segments.count)
+        if let literalPath = compiled.literalPath { literalsByLength.add(candidate, under: literalPath.count) }
         entries.append(entry)
     }
 
@@ -143,40 +159,65 @@ public struct Router: Sendable {
     /// segments wins, the earliest registered on a tie; so a fully literal route beats any
     /// placeholder route, and `/v1/books/{isbn}/cover` beats `/v1/books/{isbn}/{other}`.
     public func match(method: String, path: String) -> Match {
-        let inPlace = method.utf8.withContiguousStorageIfAvailable { methodBytes in
-            path.utf8.withContiguousStorageIfAvailable { match(methodBytes, path: path, bytes: $0) }
+        if let entry = literalEntry(identicalTo: path, method: method) {
+            return .found(entry.route, RouteParameters(), entry.handler)
         }
-        if let inPlace, let match = inPlace { return match }
+        if let match = path.utf8.withContiguousStorageIfAvailable({ match(method, path: path, bytes: $0) }) {
+            return match
+        }
         // A bridged string without contiguous UTF-8: copy once.
-        return Array(method.utf8).withUnsafeBufferPointer { methodBytes in
-            Array(path.utf8).withUnsafeBufferPointer { match(methodBytes, path: path, bytes: $0) }
-        }
+        return Array(path.utf8).withUnsafeBufferPointer { match(method, path: path, bytes: $0) }
     }
 
-    private func match(_ method: UnsafeBufferPointer<UInt8>, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
-        let isHead = Router.equal(method, Router.head)
-        /// Whether the entry answers this method (GET answers HEAD).
-        func answers(_ entry: Entry) -> Bool {
-            Router.equal(method, entry.method) || (isHead && entry.method == Router.get)
+    /// The first literal route answering `method` whose path text is `path` itself, bit for bit
+    /// (`IdenticalStrings`): a short path (as `/v1/rates` is) and the route's text both live
+    /// inside their `String`s, so an equal path is usually the same bits, and is routed
+    /// without lending its bytes. Exact and in registration order: every literal route of a
+    /// path's length up to 15 bytes holds its text inline, made the same way, so the routes with
+    /// the path's bytes are all, or none, the path's bits; with none, nil, and the bytes decide.
+    private func literalEntry(identicalTo path: String, method: String) -> Entry? {
+        let count = path.utf8.count
+        guard count <= 15 else { return nil }
+        for position in literalsByLength.range(count) {
+            let entry = entries[literalsByLength.candidates[position].index]
+            if let text = entry.pattern.literalText, IdenticalStrings.identical(path, text), Router.answers(method, entry) {
+                return entry
+            }
         }
+        return nil
+    }
+
+    private func match(_ method: String, path: String, bytes: UnsafeBufferPointer<UInt8>) -> Match {
         // Only a path that starts with `/` equals a literal path, and only such a path is
         // checked against a route's key: a pattern's head starts with `/`.
         let rooted = bytes.first == UInt8(ascii: "/")
         let pathKey = RoutePattern.key(bytes)
-        if rooted, bytes.count < literalsByLength.count {
-            for candidate in literalsByLength[bytes.count] where candidate.admits(pathKey, count: bytes.count) {
+        if rooted {
+            for position in literalsByLength.range(bytes.count) {
+                let candidate = literalsByLength.candidates[position]
+                guard candidate.admits(pathKey, count: bytes.count) else { continue }
                 let entry = entries[candidate.index]
-                if let literalPath = entry.pattern.literalPath, Router.equal(bytes, literalPath), answers(entry) {
+                if let literalPath = entry.pattern.literalPath, Router.equal(bytes, literalPath), Router.answers(method, entry) {
                     return .found(entry.route, RouteParameters(), entry.handler)
                 }
             }
         }
-        let segmentCount = RoutePattern.segmentCount(bytes)
-        guard segmentCount < candidatesBySegmentCount.count else { return .notFound }
+        return matchBySegments(method, path: path, bytes: bytes, rooted: rooted, pathKey: pathKey)
+    }
+
+    /// Every route of the path's segment count, compared in turn: the most specific that
+    /// answers the method, else the methods that would have (405), else 404. Apart from the
+    /// literal lookup above, so that a literal hit runs none of this function's bookkeeping.
+    @inline(never)
+    private func matchBySegments(_ method: String, path: String, bytes: UnsafeBufferPointer<UInt8>, rooted: Bool,
+                                 pathKey: UInt64) -> Match {
+        let candidates = bySegmentCount.range(RoutePattern.segmentCount(bytes))
+        guard !candidates.isEmpty else { return .notFound }
         var allowed: [String] = []
         var best: Entry?
         var bestParameters = RouteParameters()
-        for candidate in candidatesBySegmentCount[segmentCount] {
+        for position in candidates {
+            let candidate = bySegmentCount.candidates[position]
             if rooted, !candidate.admits(pathKey, count: bytes.count) { continue }
             let entry = entries[candidate.index]
             let parameters: RouteParameters
@@ -189,7 +230,7 @@ public struct Router: Sendable {
                 guard let matched = entry.pattern.match(bytes, of: path) else { continue }
                 parameters = matched
             }
-            guard answers(entry) else {
+            guard Router.answers(method, entry) else {
                 allowed.append(entry.route.method)
                 continue
             }
@@ -205,6 +246,16 @@ public struct Router: Sendable {
         var allow = Set(allowed)
         if allow.contains("GET") { allow.insert("HEAD") }
         return .methodNotAllowed(allow: allow.sorted())
+    }
+
+    /// Whether `entry` answers `method` (GET answers HEAD). The request's method is usually
+    /// the route's own spelling, bit for bit (`IdenticalStrings`); otherwise the bytes decide.
+    private static func answers(_ method: String, _ entry: Entry) -> Bool {
+        if IdenticalStrings.identical(method, entry.route.method) { return true }
+        var method = method
+        return method.withUTF8 { method in
+            Router.equal(method, entry.method) || (Router.equal(method, Router.head) && entry.method == Router.get)
+        }
     }
 
     /// Every method some route answers, plus HEAD (with GET) and OPTIONS, sorted: the

@@ -59,7 +59,8 @@ import Testing
     }
 
     /// Thirteen plain digits (how every cached book's URL spells it, read by a shortcut): for
-    /// prefixes in and out of 978/979 and every check digit, the answer is the text parser's.
+    /// prefixes in and out of 978/979, every check digit, and one byte anywhere replaced by a
+    /// near miss of a digit, the answer is the text parser's.
     @Test func plainThirteenDigitsAnswerAsText() {
         var rng = SplitMix64(seed: 13)
         for prefix in ["978", "979", "977", "000", "999"] {
@@ -70,6 +71,11 @@ import Testing
                     let fast = Array(input.utf8).withUnsafeBufferPointer { ISBN(wellFormed: $0) }
                     #expect(fast == (try? ISBN(parsing: input)), "\(input)")
                 }
+                // One byte replaced, anywhere, by a near miss of a digit (or a separator, an X).
+                var bytes = Array((body + "0").utf8)
+                bytes[Int.random(in: 0..<13, using: &rng)] = [0x2F, 0x3A, 0xB0, 0x20, 0x2D, 0x58, 0x00, 0x39][Int.random(in: 0..<8, using: &rng)]
+                let fast = bytes.withUnsafeBufferPointer { ISBN(wellFormed: $0) }
+                #expect(fast == bytes.withUnsafeBufferPointer { try? ISBN(parsing: $0) }, "\(bytes)")
             }
         }
     }

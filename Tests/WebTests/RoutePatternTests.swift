@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import HTTP1
 @testable import Web
 
@@ -75,6 +76,45 @@ import HTTP1
         }
         let given = RouteParameters(["isbn": "0306406152"])
         #expect(given.withBytes("isbn") { Array($0) } == Array("0306406152".utf8))
+    }
+
+    /// Slashes counted eight bytes at a time agree with a byte-by-byte count, at every length
+    /// and alignment, with bytes that differ from `/` in one bit (`.`, `o`, 0xAF) or are zero.
+    @Test func segmentCountAgreesWithCountingBytes() {
+        var rng = SplitMix64(seed: 47)
+        let alphabet: [UInt8] = [0x2F, 0x2F, 0x2E, 0x6F, 0xAF, 0x00, 0xFF, 0x61]
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...40, using: &rng)
+            let bytes = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            let expected = bytes.filter { $0 == 0x2F }.count
+            #expect(bytes.withUnsafeBufferPointer { RoutePattern.segmentCount($0) } == expected, "\(bytes)")
+        }
+    }
+
+    /// A short path routes alike whether its text lives inside the `String` (as the router's
+    /// own texts do, compared by their bits) or on the heap (compared by bytes): same route,
+    /// same 405, for every method, registration order kept between routes of one path.
+    @Test func shortPathsRouteAlikeInlineAndOnTheHeap() {
+        let router = Self.router()
+        for path in ["/v1/rates", "/admin/cache", "/healthz", "/v1/index", "/v1/rate", "/v1/ratez", "", "/"] {
+            var onHeap = String()
+            onHeap.reserveCapacity(64)
+            onHeap += path
+            for method in ["GET", "HEAD", "DELETE", "POST"] {
+                #expect(Self.outcome(router, method, onHeap) == Self.outcome(router, method, path), "\(method) \(path)")
+                #expect(Self.outcome(router, method, path) == ReferenceMatcher.outcome(Self.patterns, method, path),
+                        "\(method) \(path)")
+            }
+        }
+        var twice = Router()
+        twice.get("/same") { _, _ in .ready(HTTPResponse(status: .ok)) }
+        twice.get("/same") { _, _ in .ready(HTTPResponse(status: .noContent)) }
+        guard case let .found(_, _, handler) = twice.match(method: "GET", path: "/same"),
+              case let .ready(response) = handler(HTTPRequest(method: "GET", target: "/same"), RouteParameters()) else {
+            Issue.record("/same not found")
+            return
+        }
+        #expect(response.status == .ok, "the earlier of two equal routes answers")
     }
 
     /// A route without placeholders captures nothing (its parameters hold no storage), whether
