@@ -5,17 +5,18 @@ import HTTP1
 ///
 /// Matching used to split every path into `Substring`s and compare them per route, which on a
 /// cached hit cost more than the rest of the routing (reference counting, UTF-8 checks, generic
-/// `UTF8View` comparison). Here a path is walked once per candidate route with plain byte
-/// comparisons, and a placeholder's value is recorded as a byte range (`RouteParameters`).
+/// `UTF8View` comparison). Here a candidate route's head (its bytes up to the first
+/// placeholder's value) is compared with the path's first bytes, a word at a time; only a path
+/// that starts with it is walked, from there, and a placeholder's value is recorded as a byte
+/// range (`RouteParameters`). A pattern whose one placeholder ends it is not walked at all.
 ///
 /// The compiled form is flat: every literal byte of the pattern lies in one array, and a
 /// segment is only offsets into it (a trivial value). Walking the segments then copies no
 /// array and retains nothing; with one array per segment, every segment visited on every
 /// candidate route was retained and released, which cost more than the comparisons.
 ///
-/// A class: the router reads a pattern through its route entry for every candidate route, and
-/// a reference is lent as it is, where a struct of four arrays was copied (four retains and
-/// four releases per candidate).
+/// A class: the router reads a pattern through its route entry, and a reference is lent as it
+/// is, where a struct of several arrays was copied (a retain and a release of each).
 ///
 /// The path's segments are what `/`-splitting gives after dropping what precedes the first `/`
 /// (empty segments kept), so a path has exactly as many segments as it has `/` bytes: the
