@@ -54,6 +54,12 @@ public struct RouteParameters: Sendable, Equatable {
     /// Parameters to be captured from `path` by the router.
     init(capturingFrom path: String) { self.path = path }
 
+    /// The one placeholder `name`'s value, `path`'s bytes `start..<end` (a route whose only
+    /// placeholder ends it: made whole, with nothing to replace).
+    init(path: String, name: String, start: Int, end: Int) {
+        (self.path, firstName, firstStart, firstEnd) = (path, name, start, end)
+    }
+
     /// Records a placeholder's value as `path`'s bytes `start..<end`. A name captured twice keeps
     /// the later value, as a dictionary would.
     mutating func capture(_ name: String, start: Int, end: Int) {

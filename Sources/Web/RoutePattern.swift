@@ -5,17 +5,18 @@ import HTTP1
 ///
 /// Matching used to split every path into `Substring`s and compare them per route, which on a
 /// cached hit cost more than the rest of the routing (reference counting, UTF-8 checks, generic
-/// `UTF8View` comparison). Here a path is walked once per candidate route with plain byte
-/// comparisons, and a placeholder's value is recorded as a byte range (`RouteParameters`).
+/// `UTF8View` comparison). Here a candidate route's head (its bytes up to the first
+/// placeholder's value) is compared with the path's first bytes, a word at a time; only a path
+/// that starts with it is walked, from there, and a placeholder's value is recorded as a byte
+/// range (`RouteParameters`). A pattern whose one placeholder ends it is not walked at all.
 ///
 /// The compiled form is flat: every literal byte of the pattern lies in one array, and a
 /// segment is only offsets into it (a trivial value). Walking the segments then copies no
 /// array and retains nothing; with one array per segment, every segment visited on every
 /// candidate route was retained and released, which cost more than the comparisons.
 ///
-/// A class: the router reads a pattern through its route entry for every candidate route, and
-/// a reference is lent as it is, where a struct of four arrays was copied (four retains and
-/// four releases per candidate).
+/// A class: the router reads a pattern through its route entry, and a reference is lent as it
+/// is, where a struct of several arrays was copied (a retain and a release of each).
 ///
 /// The path's segments are what `/`-splitting gives after dropping what precedes the first `/`
 /// (empty segments kept), so a path has exactly as many segments as it has `/` bytes: the
@@ -57,6 +58,8 @@ final class RoutePattern: Sendable {
     /// that starts with `head` (after their bytes and a `/` each, and the leading `/`).
     let headSegments: Int
     let headSkip: Int
+    /// Whether the pattern's one placeholder is its last segment (`matchLastSegment`).
+    let endsWithItsOnlyPlaceholder: Bool
     /// What every matching path that starts with `/` starts with: `/` and each literal segment
     /// before the first placeholder, then `/` and that placeholder's prefix. Compared first,
     /// it turns most candidates away at their first differing byte, before any walk.
@@ -101,6 +104,7 @@ final class RoutePattern: Sendable {
         self.head = head
         headSegments = segments.firstIndex { !$0.isLiteral } ?? segments.count
         headSkip = segments[..<headSegments].reduce(1) { $0 + $1.prefixCount + 1 }
+        endsWithItsOnlyPlaceholder = names.count == 1 && headSegments == segments.count - 1
         (headKey, headMask) = RoutePattern.key(head)
         literalPath = names.isEmpty ? segments.flatMap { [UInt8(ascii: "/")] + bytes[$0.prefixStart..<$0.prefixEnd] } : nil
         literalText = literalPath.map { String(decoding: $0, as: UTF8.self) }
@@ -168,10 +172,24 @@ final class RoutePattern: Sendable {
     /// decides and captures, so the winning route's path is not walked a second time.
     func match(_ path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters? {
         guard headMatches(path) else { return nil }
+        if endsWithItsOnlyPlaceholder, path.first == UInt8(ascii: "/") { return matchLastSegment(path, of: text) }
         guard !names.isEmpty else { return walk(path) { _, _, _ in } ? RouteParameters() : nil }
         var parameters = RouteParameters(capturingFrom: text)
         guard walk(path, { name, start, end in parameters.capture(names[name], start: start, end: end) }) else { return nil }
         return parameters
+    }
+
+    /// `match` for a pattern whose one placeholder is its last segment (`/v1/books/{isbn}`,
+    /// `/v1/bpi/currentprice/{code}.json`), on a path that starts with `head`: every `/` of the
+    /// path lies in the head (it has as many as the pattern has segments, and so has the head),
+    /// so the value is what lies between the head and the suffix, and nothing is walked.
+    private func matchLastSegment(_ path: UnsafeBufferPointer<UInt8>, of text: String) -> RouteParameters? {
+        guard let last = segments.last else { return nil }
+        let start = headSkip + last.prefixCount, end = path.count - last.suffixCount
+        guard end > start, bytes.withUnsafeBufferPointer({
+            RoutePattern.same(path, end, $0, last.suffixStart, last.suffixCount)
+        }) else { return nil }
+        return RouteParameters(path: text, name: names[last.name], start: start, end: end)
     }
 
     /// False when `path` starts with `/` but not with `head`: then it cannot match.
