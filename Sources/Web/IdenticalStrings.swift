@@ -5,8 +5,8 @@
 /// token or a placeholder name that a request and a route both spell (`GET`, `isbn`) is
 /// usually the very same bits. Bits that differ prove nothing (the same text can be stored
 /// inline in one value and on the heap in another): callers then compare the bytes.
-enum IdenticalStrings {
-    static func identical(_ a: String, _ b: String) -> Bool {
+public enum IdenticalStrings {
+    public static func identical(_ a: String, _ b: String) -> Bool {
         withUnsafeBytes(of: a) { aBits in withUnsafeBytes(of: b) { bBits in sameBits(aBits, bBits) } }
     }
 
