@@ -18,11 +18,24 @@ public struct Router: Sendable {
     public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPResponseFuture
 
     /// A registered route, as documentation and tests (OpenAPI agreement) see it.
-    public struct Route: Sendable, Equatable {
-        public var method: String
-        public var pattern: String
+    /// A registered route. A class: a match hands the same route to the pipeline's context
+    /// and steps on every request, and a reference is retained once where a value's two
+    /// strings were retained and released at each copy.
+    public final class Route: Sendable, Equatable {
+        public let method: String
+        public let pattern: String
         /// Part of the public API, for browsers on other origins too (CORS applies).
-        public var isPublic: Bool = false
+        public let isPublic: Bool
+
+        public init(method: String, pattern: String, isPublic: Bool = false) {
+            self.method = method
+            self.pattern = pattern
+            self.isPublic = isPublic
+        }
+
+        public static func == (lhs: Route, rhs: Route) -> Bool {
+            lhs.method == rhs.method && lhs.pattern == rhs.pattern && lhs.isPublic == rhs.isPublic
+        }
     }
 
     /// A registered route, compiled. A class: the table holds references, so reading an
