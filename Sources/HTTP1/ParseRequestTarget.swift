@@ -149,10 +149,7 @@ enum HostValidator {
 
     /// `isUnreserved(b) || (isSubDelim(b) && b != comma)`, one bit test.
     @inline(__always)
-    static func isRegNameByte(_ b: UInt8) -> Bool {
-        let mask = b & 0x40 == 0 ? regNameLow : regNameHigh
-        return b < 128 && (mask >> UInt64(b & 63)) & 1 != 0
-    }
+    static func isRegNameByte(_ b: UInt8) -> Bool { ParseByte.isIn(b, low: regNameLow, high: regNameHigh) }
 
     @inline(__always)
     static func isUnreserved(_ b: UInt8) -> Bool {
