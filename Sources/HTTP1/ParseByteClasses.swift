@@ -159,7 +159,18 @@ struct ParseBytes {
         }
     }
 
+    /// The bytes as a `String`, invalid UTF-8 replaced with U+FFFD (as `String(decoding:as:)`
+    /// does). Written in place: up to 15 bytes become a small string whose ASCII-ness is one
+    /// mask test, where `String(decoding:)` ran its validation loop first (the target, and
+    /// most field values, are short and ASCII).
     var string: String {
-        String(decoding: UnsafeBufferPointer(rebasing: base[start..<end]), as: UTF8.self)
+        let count = self.count
+        guard count > 0, let source = base.baseAddress else { return "" }
+        let from = source + start
+        return String(unsafeUninitializedCapacity: count) { target in
+            guard let into = target.baseAddress else { return 0 }
+            into.initialize(from: from, count: count)
+            return count
+        }
     }
 }
