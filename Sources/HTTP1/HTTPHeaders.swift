@@ -94,7 +94,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
                 return field.value
             }
         }
-        if let received, let value = received.firstValue(named: name) {
+        // Read through the optional, not bound: binding retained the block for the lookup.
+        if let value = received?.firstValue(named: name) {
             return value
         }
         for field in own where field.name.equalsIgnoringASCIICase(name) {

@@ -21,10 +21,14 @@ enum ParseByte {
     static let tcharLow: UInt64 = 0x03FF_6CFA_0000_0000
     static let tcharHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
-    /// One mask chosen by the byte's sixth bit, one shift: no branch per byte.
     @inline(__always)
-    static func isTchar(_ b: UInt8) -> Bool {
-        let mask = b & 0x40 == 0 ? tcharLow : tcharHigh
+    static func isTchar(_ b: UInt8) -> Bool { isIn(b, low: tcharLow, high: tcharHigh) }
+
+    /// Whether `b` is in an ASCII set given as a 128-bit mask (bytes 0-63 in `low`, 64-127 in
+    /// `high`): one mask chosen by the byte's sixth bit, one shift, no branch per byte.
+    @inline(__always)
+    static func isIn(_ b: UInt8, low: UInt64, high: UInt64) -> Bool {
+        let mask = b & 0x40 == 0 ? low : high
         return b < 128 && (mask >> UInt64(b & 63)) & 1 != 0
     }
 
@@ -155,7 +159,18 @@ struct ParseBytes {
         }
     }
 
+    /// The bytes as a `String`, invalid UTF-8 replaced with U+FFFD (as `String(decoding:as:)`
+    /// does). Written in place: up to 15 bytes become a small string whose ASCII-ness is one
+    /// mask test, where `String(decoding:)` ran its validation loop first (the target, and
+    /// most field values, are short and ASCII).
     var string: String {
-        String(decoding: UnsafeBufferPointer(rebasing: base[start..<end]), as: UTF8.self)
+        let count = self.count
+        guard count > 0, let source = base.baseAddress else { return "" }
+        let from = source + start
+        return String(unsafeUninitializedCapacity: count) { target in
+            guard let into = target.baseAddress else { return 0 }
+            into.initialize(from: from, count: count)
+            return count
+        }
     }
 }

@@ -84,6 +84,9 @@ public struct RequestParser: Sendable {
     /// Parses as far as the buffered bytes allow. Call repeatedly: pipelined requests come out one per call, in order.
     public mutating func next() -> ParserEvent {
         if case .failed(let error, _) = state { return .error(error) }
+        // Between requests with nothing buffered (every keep-alive request ends here once):
+        // what the state machine would answer, without running it.
+        if case .requestLine = state, readIndex == bufferEnd { return .needMore }
         let bytes = buffer  // a second reference, not a copy: `buffer` is not mutated below
         let end = bufferEnd
         return bytes.withUnsafeBufferPointer { step(UnsafeBufferPointer(rebasing: $0[0..<end])) }

@@ -110,6 +110,22 @@ import Testing
         #expect(checked >= 30, "the corpora hold requests")
     }
 
+    /// `ParseBytes.string` (written in place, small strings without a validation loop) must be
+    /// `String(decoding:as:)`: ASCII, valid and invalid UTF-8, short (small strings) and long.
+    @Test func bytesBecomeTheDecodedString() {
+        let pieces: [[UInt8]] = [Array("a".utf8), Array("/v1/rates?x=1".utf8), Array("caf\u{E9}".utf8), [0xC3, 0x28],
+                                 [0xFF], [0x80, 0x80], [0xE2, 0x82], Array("\u{1F600}".utf8), [0x09, 0x20]]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &rng) { bytes += pieces.randomElement(using: &rng) ?? [] }
+            let start = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &rng)
+            let made = bytes.withUnsafeBufferPointer { ParseBytes($0, start, bytes.count).string }
+            #expect(made == String(decoding: bytes[start...], as: UTF8.self), "\(bytes[start...])")
+            #expect(made.utf8.elementsEqual(String(decoding: bytes[start...], as: UTF8.self).utf8), "\(bytes[start...])")
+        }
+    }
+
     @Test func changesDissolveTheReceivedBlockInOrder() {
         var parser = RequestParser()
         parser.append("GET / HTTP/1.1\nHost: x\nA: 1\nB: 2\na: 3\n\n".crlf)
