@@ -1,13 +1,14 @@
 import Base
 import Glibc
 import Dispatch
+import Transport
 
 /// The production clock: monotonic seconds since boot, immune to wall-clock steps (NTP, DST),
 /// so a TTL is never stretched or cut short by the system time changing.
 public struct MonotonicCacheClock: CacheClock {
     public init() {}
     public func now() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+        Double(SystemFacts.monotonicNanoseconds()) / 1_000_000_000 // DispatchTime's uptime, read directly
     }
 }
 

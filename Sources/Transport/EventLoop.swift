@@ -191,7 +191,7 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
     /// Until the next timer is due (rounded up to whole milliseconds), or indefinitely.
     private func timeout() -> Int32 {
         guard let next = owned.timers.nextDeadline() else { return -1 }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = SystemFacts.monotonicNanoseconds()
         guard next > now else { return 0 }
         return Int32(clamping: (next - now + 999_999) / 1_000_000)
     }
@@ -214,7 +214,7 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
 
     private func fireDueTimers() {
         guard owned.timers.nextDeadline() != nil else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = SystemFacts.monotonicNanoseconds()
         while let due = owned.timers.popDue(now: now) { due.payload() }
     }
 
