@@ -1,4 +1,4 @@
-import Glibc
+import CEpoll
 import Synchronization
 
 /// Which per-loop shard the calling thread should count into: the index of the `EventLoop`
@@ -11,14 +11,19 @@ public enum LoopShard {
     /// beyond that share, round-robin; a server runs one loop per core).
     public static let count = 9
 
-    /// The calling thread's shard, in `0..<count`. One `pthread_getspecific`.
+    /// The calling thread's shard, in `0..<count`: one load of a thread-local (`CEpoll`'s
+    /// `almanac_loop_shard`). Never inlined, here or in `enter`: the variable is a `static` of a
+    /// C header, one per module whose code touches it, so only Transport's code may; inlined
+    /// into another module (cross-module optimization does that to small functions), a read
+    /// would see that module's own copy, never set (0), and every loop would share shard 0.
     public static var current: Int {
-        Int(bitPattern: pthread_getspecific(key))
+        @inline(never) get { almanac_loop_shard_get() }
     }
 
     /// Marks the calling thread as the `loopIndex`th event loop's (called once by the loop).
+    @inline(never)
     static func enter(loopIndex: Int) {
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1 + loopIndex % (count - 1)))
+        almanac_loop_shard_set(1 + loopIndex % (count - 1))
     }
 
     /// The next loop's index.
@@ -28,10 +33,4 @@ public enum LoopShard {
 
     private static let loopsMade = Atomic<Int>(0)
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let created = pthread_key_create(&key, nil)
-        precondition(created == 0, "pthread_key_create failed: \(created)")
-        return key
-    }()
 }
