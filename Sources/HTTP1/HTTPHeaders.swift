@@ -16,17 +16,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// Fields prepared once and shared (`PreparedHeaderLines`), written before `own`.
-    public private(set) var prepared: PreparedHeaderLines?
+    ///
+    /// The optional stored properties here are spelled `Optional<…>`: a `T?` property has an
+    /// implicit initial `nil`, and an init that then assigns it made the optimizer build the
+    /// value in a local and copy it out (see `HTTPResponse.representation`).
+    public private(set) var prepared: Optional<PreparedHeaderLines>
     /// A received request's fields as the parser checked them, kept as bytes until read
     /// (`ReceivedFields`); they come before `own`. A value has prepared or received fields,
     /// never both (one is a response's, the other a request's).
-    private var received: ReceivedFields?
+    private var received: Optional<ReceivedFields>
     /// Fields of this value alone, after the prepared or received ones.
     private var own: [Field]
     /// Fields prepared once and shared, written after `own`: what a step adds last whatever the
     /// response (CORS's constant fields for any origin), so a hit copies them as one block
     /// instead of adding, checking and freeing two fields per request.
-    public private(set) var preparedTail: PreparedHeaderLines?
+    public private(set) var preparedTail: Optional<PreparedHeaderLines>
 
     /// Every field in order: the prepared or received ones, this value's own, then the
     /// prepared tail.
@@ -38,40 +42,47 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return all
     }
 
-    /// The fields between the blocks the head writer copies as they are (prepared before, the
-    /// tail after): what it serializes itself.
     /// Whether `ownFields` has any (a hit's answer has none: its fields are all in blocks).
     @inline(__always)
     var hasOwnFields: Bool { received != nil || !own.isEmpty }
 
+    /// The fields between the blocks the head writer copies as they are (prepared before, the
+    /// tail after): what it serializes itself.
     var ownFields: [Field] {
         guard let received else { return own }
         return received.fields + own
     }
 
-    public init() { own = [] }
+    public init() { self.init(prepared: nil, received: nil, own: []) }
 
     public init(_ pairs: [(String, String)]) {
-        own = pairs.map { Field(name: $0.0, value: $0.1) }
+        self.init(prepared: nil, received: nil, own: pairs.map { Field(name: $0.0, value: $0.1) })
     }
 
     /// Takes `fields` as they are (no copy of the array).
     public init(fields: [Field]) {
-        own = fields
+        self.init(prepared: nil, received: nil, own: fields)
     }
 
     /// The fields of a request the parser received, read from their bytes when asked.
     init(received: ReceivedFields?) {
-        self.received = received
-        own = []
+        self.init(prepared: nil, received: received, own: [])
     }
 
     /// The prepared fields, with room for `capacity` more of this value's own (none reserved
     /// for 0: a hit that adds nothing of its own allocates nothing).
     public init(prepared: PreparedHeaderLines, reservingCapacity capacity: Int = 0) {
-        self.prepared = prepared
-        own = []
+        var own: [Field] = []
         if capacity > 0 { own.reserveCapacity(capacity) }
+        self.init(prepared: prepared, received: nil, own: own)
+    }
+
+    /// Every stored property set once, in one place.
+    private init(prepared: PreparedHeaderLines?, received: ReceivedFields?, own: [Field]) {
+        self.prepared = prepared
+        self.received = received
+        self.own = own
+        self.preparedTail = nil
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
