@@ -123,14 +123,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Every value of the field named `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
         var values: [String] = []
-        if let prepared {
-            for field in prepared.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
+        func appendMatching(_ fields: [Field]) {
+            for field in fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
         }
+        if let prepared { appendMatching(prepared.fields) }
         received?.appendValues(named: name, to: &values)
-        for field in own where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
-        if let preparedTail {
-            for field in preparedTail.fields where field.name.equalsIgnoringASCIICase(name) { values.append(field.value) }
-        }
+        appendMatching(own)
+        if let preparedTail { appendMatching(preparedTail.fields) }
         return values
     }
 
