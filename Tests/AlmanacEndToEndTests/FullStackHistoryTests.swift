@@ -52,13 +52,15 @@ extension FullStackTests {
         @Test func coinDeskDefaultsCurrenciesAndRefusals() async throws {
             try await FullStack.run { s in
                 let y = Self.yesterday
+                // Read before the requests: the server's seconds to midnight can only be fewer.
+                // (Read after them, a second turning in between made the server's one more.)
+                let midnight = (y + 2) * 86_400 - Int64(Date().timeIntervalSince1970)
                 let defaults = try await s.get("/v1/bpi/historical/close.json")
                 #expect(defaults.status == 200)
                 guard case let .object(days)? = defaults.json?["bpi"] else { Issue.record("no bpi"); return }
                 #expect(days.count == 31)
                 #expect(days[HistoryDay.text(y)] == .number(Self.closeJSON(y)))
                 #expect(days[HistoryDay.text(y - 30)] == .number(Self.closeJSON(y - 30)))
-                let midnight = (y + 2) * 86_400 - Int64(Date().timeIntervalSince1970)
                 let maxAge = Int64(defaults.header("Cache-Control")?.split(separator: "=").last ?? "") ?? .max
                 #expect(maxAge <= midnight, "the default range moves at midnight")
 
