@@ -32,5 +32,4 @@ public enum LoopShard {
     }
 
     private static let loopsMade = Atomic<Int>(0)
-
 }

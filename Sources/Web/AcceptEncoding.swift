@@ -15,14 +15,6 @@ public enum AcceptEncoding {
         allowsGzip(request.values(of: .acceptEncoding))
     }
 
-    /// Every `Accept-Encoding` field of `headers`, combined (§5.3).
-    public static func allowsGzip(_ headers: HTTPHeaders) -> Bool {
-        // Looked up by name: a received request's fields stay bytes, and only the values of
-        // `Accept-Encoding` are made (none, and no array, when it was not sent). Reading
-        // `fields` here made every field a `String` on every hit.
-        allowsGzip(headers.values(for: "Accept-Encoding"))
-    }
-
     /// The same for field values given one by one (tests, other callers).
     public static func allowsGzip(_ fieldValues: [String]) -> Bool {
         var verdict = Verdict()
