@@ -85,6 +85,8 @@ public final class AlmanacApp: Sendable {
             openConnections: { lifecycle.server?.openConnections ?? 0 },
             reclaimedConnections: { lifecycle.server?.reclaimedConnections ?? ReclaimedConnections() },
             refusedConnections: { lifecycle.server?.rejectedConnections ?? 0 },
+            eventLoops: { (lifecycle.server?.eventLoopCount ?? 0, lifecycle.server?.activeEventLoops ?? 0) },
+            rebalancedConnections: { lifecycle.server?.rebalancedConnections ?? 0 },
             cacheStats: { cache.stats() },
             upstream: { plugins.upstreamMetrics(httpClient) },
             steward: steward,

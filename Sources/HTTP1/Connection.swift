@@ -432,7 +432,9 @@ final class Connection: @unchecked Sendable {
         // Shutdown marks the server draining first (readiness answers 503 from then on) and
         // tells each connection on its own loop after the listeners stop; a response finished
         // in between must already say `Connection: close`. Telling the machine twice is a no-op.
-        if core.isDraining { execute(state.machine.shutdownRequested(now: now)) }
+        // A loop evening out its connections (`LoopGovernor`) closes this one the same way: one
+        // complete response with `Connection: close`, then the client reconnects elsewhere.
+        if core.isDraining || owner.shedsConnection() { execute(state.machine.shutdownRequested(now: now)) }
         switch take(state.machine.responseReady(now: now)) {
         case let .writeResponse(close): write(response, close: close)
         case .none: break

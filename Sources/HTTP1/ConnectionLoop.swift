@@ -24,6 +24,16 @@ final class ConnectionLoop: @unchecked Sendable {
     /// TCP connections this loop accepted (refused ones included). Written by this loop only, so
     /// the cache line is not shared with other loops; readers sum the loops' counts.
     let acceptedCount = Atomic<Int>(0)
+    /// Connections living on this loop (admitted, not yet closed; refused ones not counted):
+    /// where `LoopPlacement.adaptive` puts the next one. Changed on accept and close only.
+    let openConnections = Atomic<Int>(0)
+    /// Connections this loop should still let go (`LoopGovernor.Outcome.shed`): each of the
+    /// next that many responses says `Connection: close`, so the client reconnects and is placed
+    /// anew. Set by `LoopGovernance`; read with one load per response, written only when it
+    /// is not zero.
+    let shedQuota = Atomic<Int>(0)
+    /// Connections this loop closed to even out the loops, so far.
+    let shedCount = Atomic<Int>(0)
     /// This loop's listening socket, between `HTTPServer.start()` and shutdown.
     var listener: Listener<Connection>?
     /// What every response on this loop changes, behind a pointer so that a hit pays no
@@ -55,6 +65,27 @@ final class ConnectionLoop: @unchecked Sendable {
             shared.pointee.logFlushScheduled = false
             flush()
         }
+    }
+
+    /// True when the response about to be written should close its connection to even out
+    /// the loops (and takes one from the quota).
+    @inline(__always)
+    func shedsConnection() -> Bool {
+        shedQuota.load(ordering: .relaxed) > 0 && takeShed()
+    }
+
+    @inline(never)
+    private func takeShed() -> Bool {
+        var left = shedQuota.load(ordering: .relaxed)
+        while left > 0 {
+            let (exchanged, original) = shedQuota.compareExchange(expected: left, desired: left - 1, ordering: .relaxed)
+            if exchanged {
+                shedCount.add(1, ordering: .relaxed)
+                return true
+            }
+            left = original
+        }
+        return false
     }
 
     /// Loop `index` of the server's `count`.

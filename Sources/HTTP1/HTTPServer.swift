@@ -78,6 +78,7 @@ public final class HTTPServer: Sendable {
                     listener.start(on: owner.loop)
                 }
             }
+            core.governance?.start()
             boundPort.store(listeners.first?.port ?? 0, ordering: .releasing)
             listening = true
         }
@@ -96,6 +97,26 @@ public final class HTTPServer: Sendable {
 
     /// Every TCP connection accepted since start, refused ones included.
     public var totalAcceptedConnections: Int { acceptedPerLoop.reduce(0, +) }
+
+    /// Event loops that take new connections now (`LoopPlacement.adaptive`: those
+    /// `LoopGovernor` keeps active; otherwise every loop), for `/metrics`.
+    public var activeEventLoops: Int { core.governance?.active.load(ordering: .relaxed) ?? core.loops.count }
+
+    /// Event loops the server runs (one per online processor unless configured).
+    public var eventLoopCount: Int { core.loops.count }
+
+    /// Connections closed with a complete response (`Connection: close`) so that the client's
+    /// reconnection could be placed on a less busy loop, since start (for `/metrics`).
+    public var rebalancedConnections: Int { core.loops.reduce(0) { $0 + $1.shedCount.load(ordering: .relaxed) } }
+
+    /// Makes loop `index` close its next `count` keep-alive connections with their next
+    /// response, as `LoopGovernor` does to even the loops out (tests).
+    func requestRebalancing(loop index: Int, count: Int) {
+        core.loops[index].shedQuota.store(count, ordering: .relaxed)
+    }
+
+    /// Connections living on each event loop now (tests: where `LoopPlacement` put them).
+    var openConnectionsPerLoop: [Int] { core.loops.map { $0.openConnections.load(ordering: .relaxed) } }
 
     /// Connections accepted by each event loop's listening socket (tests: several loops serve).
     var acceptedPerLoop: [Int] { core.loops.map { $0.acceptedCount.load(ordering: .relaxed) } }
@@ -126,6 +147,7 @@ public final class HTTPServer: Sendable {
         let core = self.core
         if core.draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             listening.withLock { $0 = false }
+            core.governance?.stop()
             for owner in core.loops {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     owner.loop.execute {

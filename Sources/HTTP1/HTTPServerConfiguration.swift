@@ -30,6 +30,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// connections; 0 means one per online CPU. The name is kept from when they were serial
     /// Dispatch queues (callers and `bench-server`'s `BENCH_QUEUES` set it).
     public var connectionQueueCount: Int = 0
+    /// Which loop a new connection lives on: packed onto as few loops as the load needs
+    /// (`.adaptive`, the default), or wherever the kernel's `SO_REUSEPORT` hash put it
+    /// (`.spread`). See `LoopPlacement` and `LoopGovernor`.
+    public var loopPlacement: LoopPlacement = .adaptive
     /// The `Server` header, e.g. `almanac/1.0.0`.
     public var serverName: String = "almanac"
     /// Behind one trusted reverse proxy: the access log's client address comes from the last

@@ -57,6 +57,7 @@ extension ServerCore {
     private func refuse(_ connection: Connection) {
         guard !connection.isClosed else { return }
         openCount.subtract(1, ordering: .relaxed)
+        connection.owner.openConnections.subtract(1, ordering: .relaxed)
         rejectedCount.add(1, ordering: .relaxed)
         rejectingCount.add(1, ordering: .relaxed)
         connection.isRejected = true

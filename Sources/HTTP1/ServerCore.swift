@@ -13,6 +13,8 @@ final class ServerCore: Sendable {
     let parserLimits: RequestParserLimits
     /// The event loops; every connection lives on one of them.
     let loops: [ConnectionLoop]
+    /// With `LoopPlacement.adaptive` and several loops: which loops take new connections.
+    let governance: LoopGovernance?
 
     let openCount = Atomic<Int>(0)
     let rejectedCount = Atomic<Int>(0)
@@ -51,9 +53,11 @@ final class ServerCore: Sendable {
             ? configuration.connectionQueueCount
             : SystemFacts.onlineProcessorCount
         self.loops = (0..<count).map { ConnectionLoop(index: $0, count: count) }
+        self.governance = configuration.loopPlacement == .adaptive && count > 1 ? LoopGovernance(loops: loops) : nil
     }
 
     deinit {
+        governance?.stop()
         for owner in loops { owner.loop.stop() }
     }
 
@@ -86,7 +90,12 @@ final class ServerCore: Sendable {
             rejected = true
         } else {
             openCount.add(1, ordering: .relaxed)
+            if let governance {
+                let active = min(loops.count, max(1, governance.active.load(ordering: .relaxed)))
+                owner = loops[LoopPlacement.leastLoaded(active: active) { loops[$0].openConnections.load(ordering: .relaxed) }]
+            }
         }
+        if !rejected { owner.openConnections.add(1, ordering: .relaxed) }
         let connection = registry.withLock { registry in
             registry.nextID += 1
             let connection = Connection(id: registry.nextID, fd: fd, owner: owner, core: self,
@@ -101,8 +110,12 @@ final class ServerCore: Sendable {
             } else {
                 reclaimLoop.loop.execute { self.makeRoom(for: connection, on: reclaimLoop, attempt: 1) }
             }
-        } else {
+        } else if owner === current {
             connection.start()
+        } else {
+            // Placed on another loop (`LoopPlacement.adaptive`): it starts there, like a
+            // connection admitted ahead of a reclaim; shutdown reaches it through the same loop.
+            owner.loop.execute { connection.start() }
         }
     }
 
@@ -114,6 +127,7 @@ final class ServerCore: Sendable {
             rejectingCount.subtract(1, ordering: .relaxed)
         } else {
             openCount.subtract(1, ordering: .relaxed)
+            connection.owner.openConnections.subtract(1, ordering: .relaxed)
         }
         let waiters: [CheckedContinuation<Void, Never>] = registry.withLock { registry in
             registry.connections[connection.id] = nil

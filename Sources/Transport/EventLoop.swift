@@ -60,6 +60,9 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
         _modify { yield &loopState.pointee }
     }
     private let thread = Atomic<UInt>(0)
+    /// The loop thread's CPU-time clock (`pthread_getcpuclockid`), once the thread runs;
+    /// `Int.max` before. Any thread may read that clock (`threadCPUNanoseconds`).
+    private let cpuClock = Atomic<Int>(Int.max)
     private let stopRequested = Atomic<Bool>(false)
     /// This loop's number, for its `LoopShard`.
     private let index = LoopShard.nextLoopIndex()
@@ -127,6 +130,17 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
         return value
     }
 
+    /// CPU time the loop's thread has used so far, from any thread; nil before the thread runs
+    /// or after it ended. What `LoopGovernor` calls a loop's busy time: sleeping in
+    /// `epoll_wait` costs none, waiting for a processor none either.
+    public func threadCPUNanoseconds() -> UInt64? {
+        let clock = cpuClock.load(ordering: .acquiring)
+        guard clock != Int.max else { return nil }
+        var now = timespec()
+        guard clock_gettime(clockid_t(truncatingIfNeeded: clock), &now) == 0, now.tv_sec >= 0, now.tv_nsec >= 0 else { return nil }
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
     /// Ends the loop after the batch in hand; its thread exits and lets go of the loop.
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -176,6 +190,9 @@ public final class EventLoop<Handler: SocketReadinessHandler>: @unchecked Sendab
 
     private func run() {
         thread.store(UInt(pthread_self()), ordering: .releasing)
+        var clock = clockid_t()
+        if pthread_getcpuclockid(pthread_self(), &clock) == 0 { cpuClock.store(Int(clock), ordering: .releasing) }
+        defer { cpuClock.store(Int.max, ordering: .releasing) }
         LoopShard.enter(loopIndex: index)
         while !stopRequested.load(ordering: .acquiring) {
             sockets.poll(timeoutMilliseconds: timeout()) { fd in unclaimed(fd) }

@@ -112,6 +112,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         let registry = AlmanacMetrics.makeRegistry(.init(http: http, openConnections: { 7 },
                                                          reclaimedConnections: { ReclaimedConnections(idle: 12, silent: 3) },
                                                          refusedConnections: { 4 },
+                                                         eventLoops: { (4, 2) }, rebalancedConnections: { 9 },
                                                          cacheStats: { [rates] in ["rates": rates, "books": CacheStats()] },
                                                          upstream: { upstream },
                                                          sharedCache: { SharedCacheStats() }))
@@ -134,6 +135,7 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
 
         for family in ["almanac_http_requests_total", "almanac_http_request_duration_seconds", "almanac_http_open_connections",
                        "almanac_connections_reclaimed_total", "almanac_connections_refused_total",
+                       "almanac_http_event_loops", "almanac_http_active_event_loops", "almanac_connections_rebalanced_total",
                        "almanac_cache_hits_total", "almanac_cache_misses_total", "almanac_cache_stale_total",
                        "almanac_cache_evictions_total", "almanac_cache_entries", "almanac_cache_bytes",
                        "almanac_upstream_requests_total", "almanac_upstream_request_duration_seconds", "almanac_build_info",
@@ -164,6 +166,9 @@ private func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
         #expect(text.contains(#"almanac_connections_reclaimed_total{state="idle"} 12"# + "\n"))
         #expect(text.contains(#"almanac_connections_reclaimed_total{state="silent"} 3"# + "\n"))
         #expect(text.contains("# TYPE almanac_connections_refused_total counter\nalmanac_connections_refused_total 4\n"))
+        #expect(text.contains("# TYPE almanac_http_event_loops gauge\nalmanac_http_event_loops 4\n"))
+        #expect(text.contains("# TYPE almanac_http_active_event_loops gauge\nalmanac_http_active_event_loops 2\n"))
+        #expect(text.contains("# TYPE almanac_connections_rebalanced_total counter\nalmanac_connections_rebalanced_total 9\n"))
         #expect(text.contains(#"almanac_cache_hits_total{namespace="rates"} 10"#))
         #expect(text.contains(#"almanac_cache_bytes{namespace="rates"} 1200"#))
         #expect(text.contains(#"almanac_upstream_requests_total{provider="weird\"\\\nname",outcome="timeout"} 1"#))

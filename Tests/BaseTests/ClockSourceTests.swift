@@ -23,6 +23,8 @@ import TestSupport
         "Transport/Listener.swift": "the accept back-off timer, armed on the event loop's clock",
         "Transport/SystemFacts.swift": "the wall-clock second of the Date header; the monotonic reading (`monotonicNanoseconds`) of the event loops' timers and epoll timeout, the connections' state machines, access-log durations, request latency and the cache's production clock",
         "HTTP1/HTTPServer.swift": "the drain grace timer of a real shutdown",
+        "HTTP1/LoopGovernance.swift": "the sampling timer of the loop governor (the rule itself, LoopGovernor, is pure and fed windows)",
+        "Transport/EventLoop.swift": "a loop thread's CPU clock (`threadCPUNanoseconds`), the loop governor's measure of busy time",
         "Redis/RedisClientCore.swift": "the production reading handed to RedisConnectionStateMachine (pure, takes `now`), its tick timer, the jitter seed",
         "Redis/RedisSubscriber.swift": "a SUBSCRIBE's confirmation timeout on the client's queue",
         "Almanac/AlmanacApp.swift": "the shutdown delay load balancers see, in real seconds",

@@ -23,6 +23,28 @@ import Glibc
         func writable() {}
     }
 
+    /// What `LoopGovernor` calls a loop's busy time: the loop thread's CPU clock, read from
+    /// another thread; it grows with work on the loop, not while the loop sleeps.
+    @Test func theLoopThreadsCPUTimeIsReadableFromAnyThread() async throws {
+        let loop = EventLoop<Recorder>()
+        #expect(await waitUntil { loop.threadCPUNanoseconds() != nil })
+        let before = try #require(loop.threadCPUNanoseconds())
+        // 30 ms of work on the loop's thread (spinning on its own CPU clock, so a busy machine
+        // that lends the thread less of a processor only makes the wait longer).
+        loop.sync {
+            var start = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+            var now = start
+            while (now.tv_sec - start.tv_sec) * 1_000_000_000 + (now.tv_nsec - start.tv_nsec) < 30_000_000 {
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            }
+        }
+        let after = try #require(loop.threadCPUNanoseconds())
+        #expect(after >= before + 30_000_000)
+        loop.stop()
+        #expect(await waitUntil { loop.threadCPUNanoseconds() == nil })
+    }
+
     @Test func workHandedInFromOtherThreadsRunsOnTheLoopInOrder() async {
         let loop = EventLoop<Recorder>()
         defer { loop.stop() }

@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPClient
 import Upstream
 
@@ -14,6 +15,7 @@ extension ConfigurationKey {
             string("server.host", \.server.http.host, expected: "a host name or IP address", valid: isHost),
             integer("server.port", \.server.http.port, 1...65535),
             integer("server.maxConnections", \.server.http.maxConnections, 1...1_000_000),
+            choice("server.loopPlacement", \.server.http.loopPlacement as WritableKeyPath<AlmanacConfiguration, LoopPlacement>),
             seconds("server.headerTimeoutSeconds", \.server.http.headerTimeoutSeconds, max: 3600),
             seconds("server.idleTimeoutSeconds", \.server.http.idleTimeoutSeconds, max: 86400),
             integer("server.maxHeaderBytes", \.server.http.maxHeaderBytes, 1024...1_048_576),

@@ -15,6 +15,10 @@ public enum AlmanacMetrics {
         var reclaimedConnections: @Sendable () -> ReclaimedConnections = { ReclaimedConnections() }
         /// `HTTPServer.rejectedConnections`.
         var refusedConnections: @Sendable () -> Int = { 0 }
+        /// `HTTPServer.eventLoopCount` and `activeEventLoops`.
+        var eventLoops: @Sendable () -> (all: Int, active: Int) = { (0, 0) }
+        /// `HTTPServer.rebalancedConnections`.
+        var rebalancedConnections: @Sendable () -> Int = { 0 }
         /// `CacheStore.stats()`.
         var cacheStats: @Sendable () -> [String: CacheStats] = { [:] }
         /// The HTTP client's counters, mapped to Almanac's shape.
@@ -47,6 +51,17 @@ public enum AlmanacMetrics {
             [.single("almanac_connections_refused_total",
                      help: "Connections refused at server.maxConnections (503 and close, or closed at once) because every open connection was busy.",
                      kind: .counter, value: Double(sources.refusedConnections()))]
+        }
+        registry.register {
+            let loops = sources.eventLoops()
+            return [.single("almanac_http_event_loops", help: "Event loops (threads with their own epoll set and listening socket) the server runs.",
+                            kind: .gauge, value: Double(loops.all)),
+                    .single("almanac_http_active_event_loops",
+                            help: "Event loops that take new connections now: packed onto as few as the load needs while no processor is spare (server.loopPlacement adaptive).",
+                            kind: .gauge, value: Double(loops.active)),
+                    .single("almanac_connections_rebalanced_total",
+                            help: "Keep-alive connections closed after a complete response (Connection: close) so that the client's reconnection lands on a less busy event loop.",
+                            kind: .counter, value: Double(sources.rebalancedConnections()))]
         }
         registry.register { CacheMetrics.families(sources.cacheStats()) }
         if let shared = sources.sharedCache { registry.register { SharedCacheMetrics.families(shared()) } }

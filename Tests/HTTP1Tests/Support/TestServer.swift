@@ -91,6 +91,10 @@ struct TestServer {
         // Four event loops on a 2-core machine: every end-to-end test runs with several loops
         // (and their listening sockets) unless it asks for one.
         configuration.connectionQueueCount = 4
+        // Each connection stays on the loop whose socket accepted it, so the kernel's spread
+        // puts the tests' connections on several loops. `.adaptive` (the default, which packs
+        // light load onto one loop) has tests of its own (`EndToEnd.LoopPlacementTests`).
+        configuration.loopPlacement = .spread
         configure(&configuration)
         let gate = Gate()
         let log = Locked<[AccessLogEntry]>([])
