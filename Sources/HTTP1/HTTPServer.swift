@@ -40,6 +40,14 @@ public final class HTTPServer: Sendable {
                           log: errorLog ?? { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") })
     }
 
+    /// A server whose loop governance reads `governanceSources` instead of the machine (tests).
+    init(configuration: HTTPServerConfiguration, responder: @escaping Responder,
+         governanceSources: LoopGovernance.Sources) {
+        core = ServerCore(configuration: configuration, responder: responder, accessLog: nil, accessLogFlush: nil,
+                          log: { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") },
+                          governanceSources: governanceSources)
+    }
+
     /// Binds, listens and starts accepting: one listening socket per event loop on the same
     /// port (`SO_REUSEPORT`). Returns the bound port (the kernel's choice when the configured
     /// port is 0: the first loop's socket gets it, the others bind the same).

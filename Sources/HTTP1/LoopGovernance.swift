@@ -31,8 +31,28 @@ final class LoopGovernance: @unchecked Sendable {
     private let phase = Mutex(Phase.created)
     private let timer: DispatchSourceTimer
 
-    init(loops: [ConnectionLoop]) {
+    /// Where the readings come from: the loop threads' CPU clocks, `/proc/stat` and the
+    /// monotonic clock in production; tests hand in their own (the placement tests run on
+    /// machines whose processors another job may be using).
+    struct Sources: Sendable {
+        /// CPU time of loop `index`'s thread so far.
+        var loopCPU: @Sendable (_ index: Int) -> UInt64?
+        /// The machine's idle processor time so far.
+        var idle: @Sendable () -> UInt64?
+        var now: @Sendable () -> UInt64
+
+        static func system(_ loops: [ConnectionLoop]) -> Sources {
+            Sources(loopCPU: { loops[$0].loop.threadCPUNanoseconds() },
+                    idle: { ProcessorIdleTime.read() },
+                    now: { SystemFacts.monotonicNanoseconds() })
+        }
+    }
+
+    private let sources: Sources
+
+    init(loops: [ConnectionLoop], sources: Sources? = nil) {
         self.loops = loops
+        self.sources = sources ?? .system(loops)
         readings = Mutex(Readings(governor: LoopGovernor(loopCount: loops.count)))
         timer = DispatchSource.makeTimerSource(queue: queue)
     }
@@ -62,9 +82,9 @@ final class LoopGovernance: @unchecked Sendable {
     deinit { stop() }
 
     private func sample() {
-        let now = SystemFacts.monotonicNanoseconds()
-        let loopCPU = loops.map { $0.loop.threadCPUNanoseconds() }
-        let idle = ProcessorIdleTime.read()
+        let now = sources.now()
+        let loopCPU = loops.indices.map { sources.loopCPU($0) }
+        let idle = sources.idle()
         let connections = loops.map { $0.openConnections.load(ordering: .relaxed) }
         let outcome: LoopGovernor.Outcome? = readings.withLock { readings in
             defer {

@@ -54,8 +54,9 @@ public struct LoopGovernor: Sendable, Equatable {
     public static let busyFraction = 0.85
     /// At most this busy, a loop has room for more.
     public static let roomFraction = 0.5
-    /// A processor this idle (fraction of one) over the window is there for another loop.
-    public static let spareProcessorFraction = 0.75
+    /// A processor at least this idle (fraction of one) over the window is there for another
+    /// loop: half a processor is half a loop's throughput more.
+    public static let spareProcessorFraction = 0.5
     /// Windows in a row that must agree before a loop is taken on or the loops are evened out:
     /// a burst shorter than this is not load.
     public static let windowsToGrow = 2

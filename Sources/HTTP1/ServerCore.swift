@@ -38,7 +38,7 @@ final class ServerCore: Sendable {
 
     init(configuration: HTTPServerConfiguration, responder: @escaping HTTPServer.Responder,
          accessLog: (@Sendable (AccessLogEntry) -> Void)?, accessLogFlush: (@Sendable () -> Void)? = nil,
-         log: @escaping @Sendable (String) -> Void) {
+         log: @escaping @Sendable (String) -> Void, governanceSources: LoopGovernance.Sources? = nil) {
         self.configuration = configuration
         self.responder = responder
         self.accessLog = accessLog
@@ -53,7 +53,7 @@ final class ServerCore: Sendable {
             ? configuration.connectionQueueCount
             : SystemFacts.onlineProcessorCount
         self.loops = (0..<count).map { ConnectionLoop(index: $0, count: count) }
-        self.governance = configuration.loopPlacement == .adaptive && count > 1 ? LoopGovernance(loops: loops) : nil
+        self.governance = configuration.loopPlacement == .adaptive && count > 1 ? LoopGovernance(loops: loops, sources: governanceSources) : nil
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import Transport
 @testable import HTTP1
 
 extension EndToEnd {
@@ -36,6 +37,66 @@ extension EndToEnd {
             for c in clients { c.close() }
             #expect(await waitUntil { t.server.openConnectionsPerLoop == [0, 0, 0, 0] })
             await t.stop()
+        }
+
+        /// The governance over real sockets, fed made-up readings (a test cannot count on a
+        /// spare processor): loop 0 saturated with a processor idle takes on loop 1, and the
+        /// connections packed on loop 0 are evened out through complete `Connection: close`
+        /// responses, their reconnections placed on loop 1.
+        @Test func aSaturatedLoopTakesOnAnotherAndHandsItHalfTheConnections() async throws {
+            // 0: quiet; 1: loop 0 saturated, one processor idle; 2: both loops busy (no more evening out).
+            let phase = Locked(0)
+            let sources = LoopGovernance.Sources(
+                loopCPU: { index in
+                    let now = SystemFacts.monotonicNanoseconds()
+                    switch phase.value {
+                    case 0: return 0
+                    case 1: return index == 0 ? now : 0
+                    default: return now
+                    }
+                },
+                idle: { SystemFacts.monotonicNanoseconds() },
+                now: { SystemFacts.monotonicNanoseconds() })
+            var configuration = HTTPServerConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.connectionQueueCount = 2
+            configuration.lingerTimeoutSeconds = 0.5
+            let router = TestServer.router(gate: Gate())
+            let server = HTTPServer(configuration: configuration, responder: { router.respond(to: $0) },
+                                    governanceSources: sources)
+            let port = try server.start()
+            var clients: [RawHTTPClient] = []
+            for _ in 0..<10 { clients.append(try RawHTTPClient(port: port, timeout: 10)) }
+            for c in clients { try await c.request("GET", "/hello") }
+            for c in clients { #expect(try await c.readResponse().status == 200) }
+            #expect(server.openConnectionsPerLoop == [10, 0])
+
+            phase.set(1)
+            #expect(await waitUntil { server.activeEventLoops == 2 })
+            phase.set(2)
+            // Every connection asks once more: five answers (at least) close their connection.
+            var closed = 0
+            for (i, c) in clients.enumerated() {
+                try await c.request("GET", "/echo/\(i)")
+                let answer = try await c.readResponse()
+                #expect(answer.status == 200 && answer.text == "\(i)")
+                if answer.header("Connection") == "close" {
+                    #expect(await c.isClosedByPeer())
+                    clients[i] = try RawHTTPClient(port: port, timeout: 10)
+                    closed += 1
+                }
+            }
+            #expect(closed >= 5)
+            #expect(server.rebalancedConnections == closed)
+            for (i, c) in clients.enumerated() {
+                try await c.request("GET", "/echo/again-\(i)")
+                #expect(try await c.readResponse().text == "again-\(i)")
+            }
+            // The reconnections went to loop 1, the emptier active loop.
+            #expect(await waitUntil { server.openConnectionsPerLoop.reduce(0, +) == 10 })
+            #expect(server.openConnectionsPerLoop[1] >= 5)
+            await server.shutdown()
         }
 
         @Test func evenedOutConnectionsCloseAfterACompleteResponse() async throws {
