@@ -163,6 +163,11 @@ fi
 HWM_AFTER_WRK="$(proc_status "$APP_PID" VmHWM)"
 emit ""
 emit "almanac peak RSS (VmHWM) after the wrk runs: $((HWM_AFTER_WRK / 1024)) MiB ($HWM_AFTER_WRK KiB)"
+# Where almanac's connections lived (server.loopPlacement adaptive: packed onto the loops the
+# load needs while no processor is spare; docs/server.md, "Which loop a connection lives on").
+LOOP_METRICS="$(curl -s "$APP/metrics" | awk '/^almanac_http_event_loops /{a=$2} /^almanac_http_active_event_loops /{b=$2} /^almanac_connections_rebalanced_total /{c=$2} END{printf "%s of %s event loops active, %s connections rebalanced", b, a, c}')"
+emit ""
+emit "almanac after the wrk runs: $LOOP_METRICS (server.loopPlacement \`${ALMANAC_SERVER_LOOP_PLACEMENT:-adaptive}\`)"
 emit ""
 if [ "${BENCH_HITS_ONLY:-0}" = 1 ]; then
   cp "$REPORT" "$OUT"
