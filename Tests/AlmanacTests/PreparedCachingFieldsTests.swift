@@ -15,7 +15,8 @@ import TestSupport
         Thread.detachNewThread {
             LoopShard.enter(loopIndex: loop)
             answers.set((0..<times).map { _ in
-                PreparedCachingFields.prepared(for: key) { [HTTPHeaders.Field(name: "ETag", value: key.etag)] }
+                PreparedCachingFields.prepared(left: key.left, age: key.age, status: key.status, gzip: key.gzip, vary: key.vary,
+                                                   etag: key.etag, contentType: key.contentType) { [HTTPHeaders.Field(name: "ETag", value: key.etag)] }
                     .map(ObjectIdentifier.init)
             })
         }

@@ -51,15 +51,10 @@ enum PreparedCachingFields {
 
     private static let tables = LoopLocal { Table() }
 
-    /// The prepared block for `key`, making it with `fields` when this is the second sighting;
-    /// nil when the fields should be sent plain (first sighting, or fields the writer would
-    /// refuse).
-    static func prepared(for key: Key, fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
-        prepared(left: key.left, age: key.age, status: key.status, gzip: key.gzip, vary: key.vary, etag: key.etag,
-                 contentType: key.contentType, fields: fields)
-    }
-
-    /// `prepared(for:fields:)` for the key of these parts, which is made only when stored.
+    /// The prepared block for the key of these parts, making it with `fields` when this is the
+    /// second sighting; nil when the fields should be sent plain (first sighting, or fields the
+    /// writer would refuse). Takes the parts, not a `Key`: the key is made only when stored, so
+    /// a hit that finds its block builds none.
     static func prepared(left: Int, age: Int, status: Int, gzip: Bool, vary: Bool, etag: String, contentType: String,
                          fields: () -> [HTTPHeaders.Field]) -> PreparedHeaderLines? {
         let local = tables.current
