@@ -6,13 +6,5 @@
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-
-// The calling thread's event-loop shard (Transport's `LoopShard`), as a C thread-local: read a
-// few times on every cached hit, where `pthread_getspecific` behind a lazily made key cost ~34
-// instructions a read and this costs one load. Only Transport's LoopShard reads and writes it
-// (a `static` in a header is one variable per module that uses it). 0 off any loop.
-static __thread long almanac_loop_shard = 0;
-static inline long almanac_loop_shard_get(void) { return almanac_loop_shard; }
-static inline void almanac_loop_shard_set(long shard) { almanac_loop_shard = shard; }
 #endif
 #endif

@@ -1,4 +1,4 @@
-import CEpoll
+import CLoopShard
 import Synchronization
 
 /// Which per-loop shard the calling thread should count into: the index of the `EventLoop`
@@ -11,17 +11,11 @@ public enum LoopShard {
     /// beyond that share, round-robin; a server runs one loop per core).
     public static let count = 9
 
-    /// The calling thread's shard, in `0..<count`: one load of a thread-local (`CEpoll`'s
-    /// `almanac_loop_shard`). Never inlined, here or in `enter`: the variable is a `static` of a
-    /// C header, one per module whose code touches it, so only Transport's code may; inlined
-    /// into another module (cross-module optimization does that to small functions), a read
-    /// would see that module's own copy, never set (0), and every loop would share shard 0.
-    public static var current: Int {
-        @inline(never) get { almanac_loop_shard_get() }
-    }
+    /// The calling thread's shard, in `0..<count`: one load of a C thread-local
+    /// (`CLoopShard`'s `almanac_loop_shard`, defined once for the whole program).
+    public static var current: Int { almanac_loop_shard_get() }
 
     /// Marks the calling thread as the `loopIndex`th event loop's (called once by the loop).
-    @inline(never)
     static func enter(loopIndex: Int) {
         almanac_loop_shard_set(1 + loopIndex % (count - 1))
     }
