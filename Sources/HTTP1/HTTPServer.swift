@@ -123,6 +123,9 @@ public final class HTTPServer: Sendable {
         core.loops[index].shedQuota.store(count, ordering: .relaxed)
     }
 
+    /// Connections the loops are still to close to even out (tests).
+    var pendingRebalancing: Int { core.loops.reduce(0) { $0 + $1.shedQuota.load(ordering: .relaxed) } }
+
     /// Connections living on each event loop now (tests: where `LoopPlacement` put them).
     var openConnectionsPerLoop: [Int] { core.loops.map { $0.openConnections.load(ordering: .relaxed) } }
 

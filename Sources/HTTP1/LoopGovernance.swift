@@ -106,8 +106,11 @@ final class LoopGovernance: @unchecked Sendable {
         }
         guard let outcome else { return }
         active.store(outcome.active, ordering: .relaxed)
-        for (loop, count) in zip(loops, outcome.shed) where count > 0 {
-            loop.shedQuota.store(count, ordering: .relaxed)
+        // A quota holds for one window: what is not spent by then was not needed (a loop that
+        // sees so few requests is not the busy one), and the next decision starts afresh.
+        for (index, loop) in loops.enumerated() {
+            let wanted = index < outcome.shed.count ? outcome.shed[index] : 0
+            if loop.shedQuota.load(ordering: .relaxed) != wanted { loop.shedQuota.store(wanted, ordering: .relaxed) }
         }
     }
 }
