@@ -4,6 +4,8 @@ import HTTP1
 import Web
 import Testing
 @testable import Almanac
+@testable import Transport
+import TestSupport
 
 /// gzip content coding: the codec, `Accept-Encoding` negotiation, the once-per-representation
 /// twins. Over sockets (the full stack, the binary): `FullStackCompressionTests`.
@@ -33,6 +35,27 @@ import Testing
         #expect(!AcceptEncoding.allowsGzip(["*;q=0"]))
         #expect(!AcceptEncoding.allowsGzip(["gzipx, xgzip, g\u{301}zip"]))
         #expect(!AcceptEncoding.allowsGzip([",,;;=,q=1"]), "malformed parts are skipped")
+    }
+
+    /// Each event loop keeps its own twins: a gzip hit never takes another loop's lock.
+    @Test func eachLoopKeepsItsOwnTwins() async throws {
+        let variants = GzipVariants()
+        let body = Array(String(repeating: "almanac ", count: 400).utf8)
+        func make(onLoop loop: Int) async -> String? {
+            let made = Locked<String??>(nil)
+            Thread.detachNewThread {
+                LoopShard.enter(loopIndex: loop)
+                made.set(.some(variants.variant(of: body, etag: "\"per-loop\"")?.etag))
+            }
+            _ = await waitUntil { made.value != nil }
+            return made.value ?? nil
+        }
+        #expect(await make(onLoop: 2) == "\"per-loop-gzip\"")
+        #expect(variants.compressionCount == 1)
+        #expect(await make(onLoop: 2) != nil)
+        #expect(variants.compressionCount == 1, "the same loop's hit compresses nothing")
+        #expect(await make(onLoop: 3) != nil)
+        #expect(variants.compressionCount == 2, "another loop makes its own")
     }
 
     @Test func twinsAreMadeOnceAndBounded() throws {

@@ -1,5 +1,7 @@
+import Cache
 import Gzip
 import Synchronization
+import Transport
 
 /// The gzip-coded twin of each stored representation, made once and served to every client
 /// that accepts gzip (RFC 9110 §8.4.1.3).
@@ -13,6 +15,11 @@ import Synchronization
 ///
 /// Bounded by `maxBytes` of compressed data (a replaced representation's twin ages out):
 /// past the bound the oldest variants are dropped first; a dropped one is made again on demand.
+///
+/// One table per event loop (`LoopLocal`), each with an equal share of `maxBytes`: a gzip hit
+/// takes only its own loop's lock and reads only its own loop's memory, like every other hit
+/// (docs/server.md, "Event loops"). A representation asked for in gzip on several loops is
+/// compressed once on each of them.
 public final class GzipVariants: Sendable {
     /// A compressed representation and its own strong ETag (a different representation must
     /// carry a different strong tag, §8.8.3.3).
@@ -33,9 +40,14 @@ public final class GzipVariants: Sendable {
         var bytes = 0
         var compressions = 0
     }
-    private let state = Mutex(State())
+    private let tables = LoopLocal { State() }
+    /// Each loop's table's share of `maxBytes`.
+    private let maxBytesPerLoop: Int
 
-    public init(maxBytes: Int = 16 << 20) { self.maxBytes = max(1, maxBytes) }
+    public init(maxBytes: Int = 16 << 20) {
+        self.maxBytes = max(1, maxBytes)
+        maxBytesPerLoop = max(1, self.maxBytes / LoopShard.count)
+    }
 
     /// Whether a body of this type and size is worth a gzip twin: text and JSON from 1 KiB on;
     /// images are already compressed.
@@ -47,10 +59,12 @@ public final class GzipVariants: Sendable {
     /// The gzip twin of `body` (whose strong tag is `etag`), made on first use. Nil when zlib
     /// fails, which leaves the identity representation to be served.
     public func variant(of body: [UInt8], etag: String) -> Variant? {
-        if let found = state.withLock({ $0.variants[etag] }) { return found }
+        let table = tables.current
+        if let found = table.state.withLock({ $0.variants[etag] }) { return found }
         guard let compressed = try? Gzip.compress(body) else { return nil }
         let made = Variant(body: compressed, etag: GzipVariants.etag(for: etag))
-        return state.withLock { s in
+        let maxBytes = maxBytesPerLoop
+        return table.state.withLock { s in
             if let raced = s.variants[etag] { return raced }
             s.compressions += 1
             s.variants[etag] = made
@@ -75,7 +89,17 @@ public final class GzipVariants: Sendable {
         return String(identity.dropLast()) + "-gzip\""
     }
 
-    /// How many bodies have been compressed (tests check hits compress nothing).
-    public var compressionCount: Int { state.withLock { $0.compressions } }
-    public var storedBytes: Int { state.withLock { $0.bytes } }
+    /// How many bodies have been compressed, on every loop (tests check hits compress nothing).
+    public var compressionCount: Int {
+        var total = 0
+        tables.forEach { total += $0.compressions }
+        return total
+    }
+
+    /// Compressed bytes held, on every loop.
+    public var storedBytes: Int {
+        var total = 0
+        tables.forEach { total += $0.bytes }
+        return total
+    }
 }
