@@ -30,21 +30,23 @@ public final class HTTPServer: Sendable {
     ///     answer), before that loop waits again, whenever `accessLog` ran since the last
     ///     call. One call covers every line logged on that loop until then.
     ///   - errorLog: operational problems (accept failures); stderr when nil.
-    public init(configuration: HTTPServerConfiguration,
+    public convenience init(configuration: HTTPServerConfiguration,
                 responder: @escaping Responder,
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
                 accessLogFlush: (@Sendable () -> Void)? = nil,
                 errorLog: (@Sendable (String) -> Void)? = nil) {
-        core = ServerCore(configuration: configuration, responder: responder, accessLog: accessLog,
-                          accessLogFlush: accessLogFlush,
-                          log: errorLog ?? { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") })
+        self.init(configuration: configuration, responder: responder, accessLog: accessLog,
+                  accessLogFlush: accessLogFlush, errorLog: errorLog, governanceSources: nil)
     }
 
-    /// A server whose loop governance reads `governanceSources` instead of the machine (tests).
+    /// `governanceSources`: where the loop governance reads the loops' and the machine's time
+    /// (nil: the machine's own; tests hand in theirs).
     init(configuration: HTTPServerConfiguration, responder: @escaping Responder,
-         governanceSources: LoopGovernance.Sources) {
-        core = ServerCore(configuration: configuration, responder: responder, accessLog: nil, accessLogFlush: nil,
-                          log: { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") },
+         accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, accessLogFlush: (@Sendable () -> Void)? = nil,
+         errorLog: (@Sendable (String) -> Void)? = nil, governanceSources: LoopGovernance.Sources?) {
+        core = ServerCore(configuration: configuration, responder: responder, accessLog: accessLog,
+                          accessLogFlush: accessLogFlush,
+                          log: errorLog ?? { message in SystemFacts.writeToStandardError("almanac http: \(message)\n") },
                           governanceSources: governanceSources)
     }
 
