@@ -18,8 +18,9 @@ import Transport
 ///
 /// One table per event loop (`LoopLocal`), each with an equal share of `maxBytes`: a gzip hit
 /// takes only its own loop's lock and reads only its own loop's memory, like every other hit
-/// (docs/server.md, "Event loops"). A representation asked for in gzip on several loops is
-/// compressed once on each of them.
+/// (docs/server.md, "Event loops"). A loop's first gzip request for a tag looks in the other
+/// loops' tables before compressing, so a representation is still compressed once (two loops
+/// missing at the same instant may both compress) and the loops share its bytes.
 public final class GzipVariants: Sendable {
     /// A compressed representation and its own strong ETag (a different representation must
     /// carry a different strong tag, §8.8.3.3).
@@ -61,15 +62,25 @@ public final class GzipVariants: Sendable {
     public func variant(of body: [UInt8], etag: String) -> Variant? {
         let table = tables.current
         if let found = table.state.withLock({ $0.variants[etag] }) { return found }
-        guard let compressed = try? Gzip.compress(body) else { return nil }
-        let made = Variant(body: compressed, etag: GzipVariants.etag(for: etag))
+        // This loop's first gzip request for the tag: another loop may have made the twin
+        // already, and its bytes (shared storage, not a copy) serve here too.
+        var elsewhere: Variant?
+        tables.forEach { s in if elsewhere == nil { elsewhere = s.variants[etag] } }
+        let made: Variant
+        if let elsewhere {
+            made = elsewhere
+        } else {
+            guard let compressed = try? Gzip.compress(body) else { return nil }
+            made = Variant(body: compressed, etag: GzipVariants.etag(for: etag))
+        }
+        let compressedHere = elsewhere == nil
         let maxBytes = maxBytesPerLoop
         return table.state.withLock { s in
             if let raced = s.variants[etag] { return raced }
-            s.compressions += 1
+            if compressedHere { s.compressions += 1 }
             s.variants[etag] = made
             s.order.append(etag)
-            s.bytes += compressed.count
+            s.bytes += made.body.count
             while s.bytes > maxBytes, s.oldest < s.order.count {
                 let victim = s.order[s.oldest]
                 s.oldest += 1
